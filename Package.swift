@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// EdgeMotion: Core Motion, rebuilt as an open, headless agent for Linux edge boards.
+//
+// Layers (lower never imports higher), see docs/ARCHITECTURE.md:
+//   MotionCore  →  Sensors, Messaging  →  EdgeMotion  →  Agent  →  edgemotion (CLI)
+// C libraries come from Debian's -dev packages through system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "EdgeMotion",
+    products: [
+        .library(name: "EdgeMotion", targets: ["EdgeMotion"]),
+        .executable(name: "edgemotion", targets: ["edgemotion"]),
+    ],
+    targets: [
+        // MARK: C libraries (Debian -dev packages)
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLinuxI2C"),
+
+        // MARK: Layers
+        .target(name: "MotionCore"),
+        /// Structured one-line-per-event logging, shared by every layer above MotionCore.
+        .target(name: "Logging"),
+        .target(name: "Sensors", dependencies: ["MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
+        .target(name: "Messaging", dependencies: ["MotionCore", "Logging", "CMosquitto"]),
+        .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
+        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "CYAML"]),
+        .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
+
+        // MARK: Test support
+        /// Counts heap allocations per thread by interposing malloc; linked only into tests.
+        .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
+        /// Shared fixtures: a real mosquitto broker on a free loopback port, paths to ../shared data.
+        .target(name: "TestSupport", dependencies: ["Messaging", "CMosquitto"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "TestSupport"]),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
+        .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
+        .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter"]),
+    ]
+)

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Severity of a log event, lowest first.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    public var name: String {
+        switch self {
+        case .trace: "trace"
+        case .debug: "debug"
+        case .info: "info"
+        case .notice: "notice"
+        case .warning: "warning"
+        case .error: "error"
+        case .critical: "critical"
+        }
+    }
+
+    public init?(name: String) {
+        guard let l = LogLevel.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = l
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A structured logger: one line per event on standard error,
+/// `2026-11-30T08:30:26.123Z warning mqtt event="connect failed" host=127.0.0.1 error="…"`.
+///
+/// Cheap to copy; never used on the per-sample path. The threshold is process-wide
+/// (`Logger.threshold`), set once by the CLI's `--log-level`.
+public struct Logger: Sendable {
+    /// Component name printed on every line (`pipeline`, `mqtt`, `iio`, …).
+    public let label: String
+
+    public init(label: String) { self.label = label }
+
+    private static let thresholdStorage = Atomic<Int>(LogLevel.info.rawValue)
+
+    /// Events below this level are discarded.
+    public static var threshold: LogLevel {
+        get { LogLevel(rawValue: thresholdStorage.load(ordering: .relaxed)) ?? .info }
+        set { thresholdStorage.store(newValue.rawValue, ordering: .relaxed) }
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool { level >= Logger.threshold }
+
+    /// Logs `event` with key/value metadata. Values are quoted when they contain spaces or quotes.
+    public func log(_ level: LogLevel, _ event: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        guard isEnabled(level) else { return }
+        var line = Logger.timestamp()
+        line += " " + level.name + " " + label + " event=" + Logger.quote(event())
+        for (k, v) in metadata { line += " " + k + "=" + Logger.quote(v) }
+        line += "\n"
+        line.utf8CString.withUnsafeBufferPointer { buf in
+            _ = write(2, buf.baseAddress, buf.count - 1)
+        }
+    }
+
+    public func trace(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.trace, e(), m) }
+    public func debug(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.debug, e(), m) }
+    public func info(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.info, e(), m) }
+    public func notice(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.notice, e(), m) }
+    public func warning(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.warning, e(), m) }
+    public func error(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.error, e(), m) }
+
+    static func quote(_ s: String) -> String {
+        if !s.isEmpty, !s.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) { return s }
+        var out = "\""
+        for c in s {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    static func timestamp() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = ts.tv_sec
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ v: Int32, _ n: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, n - s.count)) + s
+        }
+        let ms = Int32(ts.tv_nsec / 1_000_000)
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(ms, 3))Z"
+    }
+}

@@ -1,0 +1,68 @@
+/// One raw reading of the inertial sensors, as it travels through the `SampleRing`.
+///
+/// A plain value (`BitwiseCopyable`, no references) so that the ring can copy it without
+/// retain/release or allocation. Values are SI and in the **sensor frame**, after the source has
+/// applied scale, offset and mount matrix, but before calibration:
+/// - `specificForce`: what an accelerometer measures, m/s² (+9.81 on the axis pointing up at
+///   rest; the Linux IIO convention). The public `Acceleration` type converts to Core Motion's g.
+/// - `rotationRate`: rad/s, not bias-corrected.
+/// - `magneticField`: µT, uncalibrated.
+@frozen
+public struct IMUSample: Sendable, BitwiseCopyable {
+    /// Which sensors contributed to this sample.
+    @frozen
+    public struct Contents: OptionSet, Sendable, BitwiseCopyable, Hashable {
+        public var rawValue: UInt32
+        @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let accelerometer = Contents(rawValue: 1 << 0)
+        public static let gyroscope = Contents(rawValue: 1 << 1)
+        public static let magnetometer = Contents(rawValue: 1 << 2)
+        public static let inertial: Contents = [.accelerometer, .gyroscope]
+        public static let all: Contents = [.accelerometer, .gyroscope, .magnetometer]
+    }
+
+    /// Timing annotations set by the source.
+    @frozen
+    public struct Flags: OptionSet, Sendable, BitwiseCopyable, Hashable {
+        public var rawValue: UInt32
+        @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// The timestamp came from a hardware event (data-ready edge or IIO buffer), not a timer.
+        public static let hardwareTimestamp = Flags(rawValue: 1 << 0)
+        /// One or more samples before this one were lost (missed edge, FIFO overrun).
+        public static let discontinuity = Flags(rawValue: 1 << 1)
+    }
+
+    /// Sample time in nanoseconds of `CLOCK_MONOTONIC`.
+    public var timestampNanos: UInt64
+    /// Source sequence number, +1 per sample produced by the source (gaps mean loss).
+    public var sequence: UInt64
+    /// Specific force in m/s², sensor frame.
+    public var specificForce: Vector3
+    /// Rotation rate in rad/s, sensor frame, raw (not bias-corrected).
+    public var rotationRate: Vector3
+    /// Magnetic field in µT, sensor frame, uncalibrated.
+    public var magneticField: Vector3
+    public var contents: Contents
+    public var flags: Flags
+
+    @inlinable
+    public init(
+        timestampNanos: UInt64, sequence: UInt64,
+        specificForce: Vector3 = .zero, rotationRate: Vector3 = .zero, magneticField: Vector3 = .zero,
+        contents: Contents, flags: Flags = []
+    ) {
+        self.timestampNanos = timestampNanos
+        self.sequence = sequence
+        self.specificForce = specificForce
+        self.rotationRate = rotationRate
+        self.magneticField = magneticField
+        self.contents = contents
+        self.flags = flags
+    }
+
+    /// Sample time in seconds of `CLOCK_MONOTONIC` (Core Motion's `CMLogItem.timestamp`).
+    @inlinable public var timestamp: Double { Double(timestampNanos) * 1e-9 }
+}
+
+/// Standard gravity in m/s², used to convert specific force to Core Motion's g.
+public let standardGravity = 9.80665
