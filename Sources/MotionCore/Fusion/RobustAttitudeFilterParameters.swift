@@ -65,46 +65,51 @@ public struct RobustAttitudeFilterParameters: Sendable, Hashable {
 
     public init() {}
 
-    /// Sets the parameter named `key` (the property name) from `value`; `false` for an unknown key.
+    /// Sets the parameter named `key` (the property name) from `value` (booleans: 0 = false);
+    /// `false` for an unknown key.
     public mutating func set(_ key: String, _ value: Double) -> Bool {
-        switch key {
-        case "tauAcc": tauAcc = value
-        case "tauMag": tauMag = value
-        case "motionBiasEstimation": motionBiasEstimation = value != 0
-        case "restBiasEstimation": restBiasEstimation = value != 0
-        case "biasSigmaInit": biasSigmaInit = value
-        case "biasForgettingTime": biasForgettingTime = value
-        case "biasClip": biasClip = value
-        case "biasSigmaMotion": biasSigmaMotion = value
-        case "biasVerticalForgettingFactor": biasVerticalForgettingFactor = value
-        case "biasSigmaRest": biasSigmaRest = value
-        case "restMinTime": restMinTime = value
-        case "restFilterTau": restFilterTau = value
-        case "restThresholdGyro": restThresholdGyro = value
-        case "restThresholdAcc": restThresholdAcc = value
-        case "magneticDisturbanceRejection": magneticDisturbanceRejection = value != 0
-        case "magCurrentTau": magCurrentTau = value
-        case "magRefTau": magRefTau = value
-        case "magNormThreshold": magNormThreshold = value
-        case "magDipThreshold": magDipThreshold = value
-        case "magNewTime": magNewTime = value
-        case "magNewFirstTime": magNewFirstTime = value
-        case "magNewMinGyro": magNewMinGyro = value
-        case "magMinUndisturbedTime": magMinUndisturbedTime = value
-        case "magMaxRejectionTime": magMaxRejectionTime = value
-        case "magRejectionFactor": magRejectionFactor = value
-        default: return false
+        for (name, path) in Self.numeric where name == key {
+            self[keyPath: path] = value
+            return true
         }
-        return true
+        for (name, path) in Self.switches where name == key {
+            self[keyPath: path] = value != 0
+            return true
+        }
+        return false
     }
 
+    static var numeric: [(String, WritableKeyPath<Self, Double>)] { [
+        ("tauAcc", \.tauAcc),
+        ("tauMag", \.tauMag),
+        ("biasSigmaInit", \.biasSigmaInit),
+        ("biasForgettingTime", \.biasForgettingTime),
+        ("biasClip", \.biasClip),
+        ("biasSigmaMotion", \.biasSigmaMotion),
+        ("biasVerticalForgettingFactor", \.biasVerticalForgettingFactor),
+        ("biasSigmaRest", \.biasSigmaRest),
+        ("restMinTime", \.restMinTime),
+        ("restFilterTau", \.restFilterTau),
+        ("restThresholdGyro", \.restThresholdGyro),
+        ("restThresholdAcc", \.restThresholdAcc),
+        ("magCurrentTau", \.magCurrentTau),
+        ("magRefTau", \.magRefTau),
+        ("magNormThreshold", \.magNormThreshold),
+        ("magDipThreshold", \.magDipThreshold),
+        ("magNewTime", \.magNewTime),
+        ("magNewFirstTime", \.magNewFirstTime),
+        ("magNewMinGyro", \.magNewMinGyro),
+        ("magMinUndisturbedTime", \.magMinUndisturbedTime),
+        ("magMaxRejectionTime", \.magMaxRejectionTime),
+        ("magRejectionFactor", \.magRejectionFactor),
+    ] }
+
+    static var switches: [(String, WritableKeyPath<Self, Bool>)] { [
+        ("motionBiasEstimation", \.motionBiasEstimation),
+        ("restBiasEstimation", \.restBiasEstimation),
+        ("magneticDisturbanceRejection", \.magneticDisturbanceRejection),
+    ] }
+
     /// Every parameter name `set(_:_:)` accepts.
-    public static let names = [
-        "tauAcc", "tauMag", "motionBiasEstimation", "restBiasEstimation", "biasSigmaInit",
-        "biasForgettingTime", "biasClip", "biasSigmaMotion", "biasVerticalForgettingFactor", "biasSigmaRest",
-        "restMinTime", "restFilterTau", "restThresholdGyro", "restThresholdAcc",
-        "magneticDisturbanceRejection", "magCurrentTau", "magRefTau", "magNormThreshold", "magDipThreshold",
-        "magNewTime", "magNewFirstTime", "magNewMinGyro", "magMinUndisturbedTime", "magMaxRejectionTime",
-        "magRejectionFactor",
-    ]
+    public static var names: [String] { numeric.map(\.0) + switches.map(\.0) }
 }
