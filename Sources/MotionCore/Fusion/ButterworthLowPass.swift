@@ -72,6 +72,9 @@ public struct VectorLowPass: Sendable, BitwiseCopyable {
         return y
     }
 
+    /// Whether the start-up averaging is over and the filter runs as a Butterworth low-pass.
+    public var isWarm: Bool { warm }
+
     /// Forgets all history.
     public mutating func reset() {
         output = .zero; s1 = .zero; s2 = .zero

@@ -110,7 +110,9 @@ public struct RobustAttitudeFilter: AttitudeFilter {
                 if p.restBiasEstimation {
                     biasEstimator.updateAtRest(meanRotationRate: restDetector.gyroscopeMean)
                 }
-            } else if p.motionBiasEstimation {
+            } else if p.motionBiasEstimation, accelerationLowPass.isWarm {
+                // (Not during the start-up averaging: its corrections are the initial alignment,
+                // not a bias.)
                 // The corrections undo the effect of the bias error: LP(R)·b ≈ LP(R·b̂) − correction.
                 let measured = Vector3(rbLow.x - correctionRate.x, rbLow.y - correctionRate.y, 0)
                 biasEstimator.updateInMotion(h: rLow, measurement: measured)
