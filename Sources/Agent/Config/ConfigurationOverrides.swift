@@ -22,9 +22,26 @@ extension AgentConfiguration {
     /// (diagnostics name the option, e.g. `--broker: …`).
     public func applying(overrides: ConfigurationOverrides) throws(ConfigError) -> AgentConfiguration {
         var copy = self
-        if let broker = overrides.broker { copy.mqtt.broker = broker }
-        if let id = overrides.deviceID { copy.device.id = id }
+        var problems: [ConfigDiagnostic] = []
+        func problem(_ option: String, _ message: String) {
+            problems.append(ConfigDiagnostic(file: "command line", line: nil, column: nil, keyPath: option, message: message))
+        }
+        if let broker = overrides.broker {
+            if let message = MQTTSettings.problem(withBroker: broker) {
+                problem("--broker", message)
+            } else {
+                copy.mqtt.broker = broker
+            }
+        }
+        if let id = overrides.deviceID {
+            if DeviceSettings.isValid(id: id) {
+                copy.device.id = id
+            } else {
+                problem("--device-id", "'\(id)' is not a valid device id; use 1…64 letters, digits, '_' or '-'")
+            }
+        }
         if let level = overrides.logLevel { copy.logging.level = level }
+        guard problems.isEmpty else { throw ConfigError(kind: .invalid, diagnostics: problems) }
         return copy
     }
 }
