@@ -24,8 +24,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private let log = Logger(label: "publisher")
     private var writer = JSONWriter(capacity: 1 << 16)
     private var sequences: [UInt64] = [0, 0, 0, 0]
-    private let published = [Atomic<UInt64>(0), Atomic<UInt64>(0), Atomic<UInt64>(0), Atomic<UInt64>(0)]
-    private let dropped = [Atomic<UInt64>(0), Atomic<UInt64>(0), Atomic<UInt64>(0), Atomic<UInt64>(0)]
+    private let published = (0..<4).map { _ in RelaxedCounter() }
+    private let dropped = (0..<4).map { _ in RelaxedCounter() }
     private let endReason = Mutex<PipelineEnd?>(nil)
     private let lastFailureLogNanos = Atomic<UInt64>(0)
 
@@ -79,7 +79,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Messages handed to libmosquitto and refused, per stream (accelerometer, gyroscope,
     /// magnetometer, motion).
     var counts: (published: [UInt64], dropped: [UInt64]) {
-        (published.map { $0.load(ordering: .relaxed) }, dropped.map { $0.load(ordering: .relaxed) })
+        (published.map(\.value), dropped.map(\.value))
     }
 
     private func send(route k: Int) {
@@ -88,9 +88,9 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
             _ = try writer.withUnsafeBytes { bytes throws(MQTTError) in
                 try client.publish(topic: route.topic, payload: bytes, qos: route.qos, retain: route.retain)
             }
-            published[k].wrappingAdd(1, ordering: .relaxed)
+            published[k].increment()
         } catch {
-            dropped[k].wrappingAdd(1, ordering: .relaxed)
+            dropped[k].increment()
             // At most one log line per 10 s: an outage must not flood the journal.
             let now = MonotonicClock.nowNanos()
             if now &- lastFailureLogNanos.load(ordering: .relaxed) > 10_000_000_000 {
@@ -100,4 +100,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
             }
         }
     }
+}
+
+/// A counter written by one thread and read by others.
+final class RelaxedCounter: Sendable {
+    private let storage = Atomic<UInt64>(0)
+    func increment() { storage.wrappingAdd(1, ordering: .relaxed) }
+    var value: UInt64 { storage.load(ordering: .relaxed) }
 }

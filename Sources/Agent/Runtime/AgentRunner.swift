@@ -67,27 +67,18 @@ public final class AgentRunner: Sendable {
             clock: WallClockMapping.current())
         let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher])
 
-        let report: PipelineStartReport
-        do {
-            report = try pipeline.start()
-        } catch {
-            log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
-            return 1
-        }
-        logEffectiveRates(report)
-
-        let frames = availableFrames(report.source.sensors)
-        let meta = MetaPayload.encode(deviceID: deviceID, report: report, configuration: c, availableFrames: frames)
-        // (Re)announce on every connection: status and meta are retained but a broker restart
-        // without persistence forgets them.
+        // Connect first, so a recording replayed as fast as possible loses nothing to the
+        // connection handshake; a live source starts after at most 5 s either way.
+        // `status` and `meta` are retained, and (re)announced on every connection: a broker
+        // restart without persistence forgets them.
+        let meta = Mutex<[UInt8]?>(nil)
         let statusTopic = topics.status, metaTopic = topics.meta
         let connectionLog = Logger(label: "mqtt")
         client.onConnectionChange = { @Sendable state in
             switch state {
             case .connected:
-                connectionLog.notice("connected", ["broker": options.address.description])
                 _ = try? client.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
-                _ = try? client.publish(topic: metaTopic, payload: meta, qos: 1, retain: true)
+                if let m = meta.withLock({ $0 }) { _ = try? client.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
             case .connectionFailed, .connectionLost:
                 connectionLog.warning("\(state)", ["broker": options.address.description])
             case .connecting, .stopped:
@@ -98,13 +89,27 @@ public final class AgentRunner: Sendable {
             try client.start()
         } catch {
             log.error("cannot start the MQTT client", ["error": "\(error)"])
-            pipeline.stop()
             return 2
         }
         if !client.waitUntilConnected(timeout: .seconds(5)) {
-            log.warning("broker not reachable yet; sampling continues and stream batches are dropped until it is",
+            log.warning("broker not reachable yet; sampling starts anyway and stream batches are dropped until it is",
                         ["broker": options.address.description])
         }
+
+        let report: PipelineStartReport
+        do {
+            report = try pipeline.start()
+        } catch {
+            log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
+            _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
+            client.disconnect(timeout: .milliseconds(1500))
+            return 1
+        }
+        logEffectiveRates(report)
+        let metaPayload = MetaPayload.encode(deviceID: deviceID, report: report, configuration: c,
+                                             availableFrames: availableFrames(report.source.sensors))
+        meta.withLock { $0 = metaPayload }
+        _ = try? client.publish(topic: topics.meta, payload: metaPayload, qos: 1, retain: true)
         log.notice("running", ["device_id": deviceID, "source": report.source.name,
                                "rate_hz": "\(report.sourceConfiguration.rate)", "prefix": topics.prefix])
 
@@ -162,7 +167,7 @@ public final class AgentRunner: Sendable {
                            version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
         }
         return MQTTConnectionOptions(
-            address: address, clientID: m.resolvedClientID(deviceID: deviceID), keepAlive: m.keepAlive,
+            address: address, clientID: m.clientID ?? "edgemotion-" + deviceID, keepAlive: m.keepAlive,
             cleanSession: true, username: m.username, password: password,
             will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
             tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
