@@ -37,6 +37,18 @@ struct ConfigDiagnosticsTests {
         #expect(error.diagnostics.first?.message.contains("found character that cannot start any token") == true)
     }
 
+    @Test func invalidUTF8InAFileIsASyntaxErrorAtTheBadByte() throws {
+        let path = try S.temporaryFile("")
+        try Data("source:\n  type: ".utf8 + [0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try ConfigurationLoader.load(path: path)
+            Issue.record("invalid UTF-8 loaded")
+        } catch {
+            #expect(error.kind == .syntax)
+            #expect(error.description == path + ":2:9: syntax error: invalid leading UTF-8 octet (byte 0xff)")
+        }
+    }
+
     @Test func wrongTypeNamesTheExpectedType() {
         #expect(S.problems("streams:\n  accelerometer:\n    rate: fast\n") == [
             "t.yaml:3:11: streams.accelerometer.rate: expected a number, found 'fast'"
