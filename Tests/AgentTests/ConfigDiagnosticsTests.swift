@@ -39,6 +39,7 @@ struct ConfigDiagnosticsTests {
 
     @Test func invalidUTF8InAFileIsASyntaxErrorAtTheBadByte() throws {
         let path = try S.temporaryFile("")
+        defer { S.removeTemporaryFile(path) }
         try Data("source:\n  type: ".utf8 + [0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: path))
         do {
             _ = try ConfigurationLoader.load(path: path)

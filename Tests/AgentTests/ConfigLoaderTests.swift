@@ -17,6 +17,7 @@ struct ConfigLoaderTests {
 
     @Test func emptyFileOnDiskLoadsAsDefaultsWithItsPath() throws {
         let path = try S.temporaryFile("")
+        defer { S.removeTemporaryFile(path) }
         let config = try ConfigurationLoader.load(path: path)
         #expect(config.sourceFile == path)
         #expect(config.source == SourceSettings())

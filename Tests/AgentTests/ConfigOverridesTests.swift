@@ -57,6 +57,10 @@ struct ConfigOverridesTests {
         let command = CheckConfigCommand()
         let good = try ConfigTestSupport.temporaryFile("source:\n  rate: 100\n")
         let bad = try ConfigTestSupport.temporaryFile("source:\n  rate: fast\n")
+        defer {
+            ConfigTestSupport.removeTemporaryFile(good)
+            ConfigTestSupport.removeTemporaryFile(bad)
+        }
         #expect(command.run(arguments: [good]) == 0)
         #expect(command.run(arguments: [bad]) == 1)
         #expect(command.run(arguments: ["/nonexistent/x.yaml"]) == 2)

@@ -35,4 +35,9 @@ enum ConfigTestSupport {
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
+
+    /// Removes a file made by `temporaryFile` together with its directory.
+    static func removeTemporaryFile(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
 }
