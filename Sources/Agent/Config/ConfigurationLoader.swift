@@ -11,22 +11,25 @@ public enum ConfigurationLoader {
     /// Reads and parses the file at `path`. Throws `ConfigError` of kind `.unreadable` when the
     /// file cannot be read, `.syntax` for invalid YAML, `.invalid` listing every wrong key or value.
     public static func load(path: String) throws(ConfigError) -> AgentConfiguration {
-        let text: String
+        let bytes: [UInt8]
         switch readFile(path) {
-        case .success(let t): text = t
+        case .success(let b): bytes = b
         case .failure(let reason):
             throw ConfigError(kind: .unreadable, diagnostics: [
                 ConfigDiagnostic(file: path, line: nil, column: nil, keyPath: "", message: "cannot read configuration: " + reason.description)
             ])
         }
-        var config = try parse(yaml: text, fileName: path)
+        var config = try decode(YAMLParser.parse(bytes: bytes, fileName: path), fileName: path)
         config.sourceFile = path
         return config
     }
 
     /// Parses YAML text; `fileName` is used in diagnostics only.
     public static func parse(yaml: String, fileName: String) throws(ConfigError) -> AgentConfiguration {
-        let root = try YAMLParser.parse(yaml, fileName: fileName)
+        try decode(YAMLParser.parse(yaml, fileName: fileName), fileName: fileName)
+    }
+
+    private static func decode(_ root: YAMLNode?, fileName: String) throws(ConfigError) -> AgentConfiguration {
         var reader = ConfigReader(file: fileName)
         let config = AgentConfiguration(reading: root, with: &reader)
         guard reader.diagnostics.isEmpty else {
@@ -44,8 +47,8 @@ public enum ConfigurationLoader {
         var description: String
     }
 
-    /// The whole file as UTF-8 text, or the `strerror` text of why it cannot be read.
-    private static func readFile(_ path: String) -> Result<String, ReadFailure> {
+    /// The whole file's bytes, or the `strerror` text of why it cannot be read.
+    private static func readFile(_ path: String) -> Result<[UInt8], ReadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(ReadFailure(description: String(cString: strerror(errno)))) }
         defer { close(fd) }
@@ -61,6 +64,6 @@ public enum ConfigurationLoader {
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > 1 << 20 { return .failure(ReadFailure(description: "file is larger than 1 MiB")) }
         }
-        return .success(String(decoding: bytes, as: UTF8.self))
+        return .success(bytes)
     }
 }

@@ -52,4 +52,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public func resolvedTopicPrefix(deviceID: String) -> String {
         topicPrefix.replacing(MQTTSettings.deviceIDPlaceholder, with: deviceID)
     }
+
+    /// `clientID`, or `edgemotion-<deviceID>` when none is configured.
+    public func resolvedClientID(deviceID: String) -> String {
+        clientID ?? "edgemotion-" + deviceID
+    }
 }

@@ -187,14 +187,15 @@ struct ConfigReader {
     }
 
     /// One of a fixed set of words (case-sensitive), with "did you mean" for near misses.
-    mutating func choice(_ section: ConfigSection?, _ key: String, default value: String, oneOf allowed: [String]) -> String {
-        optionalChoice(section, key, oneOf: allowed) ?? value
+    mutating func choice(_ section: ConfigSection?, _ key: String, default value: String, oneOf allowed: [String], ignoringCase: Bool = false) -> String {
+        optionalChoice(section, key, oneOf: allowed, ignoringCase: ignoringCase) ?? value
     }
 
     /// As `choice`, `nil` when absent or null.
-    mutating func optionalChoice(_ section: ConfigSection?, _ key: String, oneOf allowed: [String]) -> String? {
+    mutating func optionalChoice(_ section: ConfigSection?, _ key: String, oneOf allowed: [String], ignoringCase: Bool = false) -> String? {
         guard let section, let node = section[key], !node.isNull else { return nil }
         guard let text = text(section, key, expected: "one of " + allowed.joined(separator: ", ")) else { return nil }
+        if ignoringCase, let match = allowed.first(where: { $0.lowercased() == text.lowercased() }) { return match }
         guard allowed.contains(text) else {
             var message = "\(node.summary) is not allowed; allowed: " + allowed.joined(separator: ", ")
             if let guess = Suggestion.closest(to: text, in: allowed) { message += "; did you mean '\(guess)'?" }

@@ -5,7 +5,7 @@ extension LoggingSettings {
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
-        let name = reader.choice(section, "level", default: level.name, oneOf: LogLevel.allCases.map(\.name))
+        let name = reader.choice(section, "level", default: level.name, oneOf: LogLevel.allCases.map(\.name), ignoringCase: true)
         level = LogLevel(name: name) ?? level
     }
 }

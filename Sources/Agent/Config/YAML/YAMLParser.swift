@@ -8,7 +8,12 @@ import CYAML
 enum YAMLParser {
     /// Parses `text`; returns `nil` for an empty document (only comments or nothing).
     static func parse(_ text: String, fileName: String) throws(ConfigError) -> YAMLNode? {
-        var bytes = Array(text.utf8)
+        try parse(bytes: Array(text.utf8), fileName: fileName)
+    }
+
+    /// Parses raw file bytes (so libyaml itself reports invalid UTF-8).
+    static func parse(bytes input: [UInt8], fileName: String) throws(ConfigError) -> YAMLNode? {
+        var bytes = input
         if bytes.isEmpty { return nil }
         let result: Result<YAMLNode?, ConfigError> = bytes.withUnsafeMutableBufferPointer { buffer in
             var parser = yaml_parser_t()
@@ -21,7 +26,7 @@ enum YAMLParser {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) != 0 else {
-                    return .failure(syntaxError(parser, fileName))
+                    return .failure(syntaxError(parser, fileName, input))
                 }
                 defer { yaml_event_delete(&event) }
                 do throws(ConfigError) {
@@ -36,7 +41,7 @@ enum YAMLParser {
     }
 
     /// `syntax error: <problem> (<context>, started at L:C)` at libyaml's problem mark.
-    private static func syntaxError(_ parser: yaml_parser_t, _ fileName: String) -> ConfigError {
+    private static func syntaxError(_ parser: yaml_parser_t, _ fileName: String, _ bytes: [UInt8]) -> ConfigError {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
         var message = "syntax error: " + problem
         if let context = parser.context.map({ String(cString: $0) }) {
@@ -46,13 +51,23 @@ enum YAMLParser {
         switch parser.error {
         case YAML_READER_ERROR:
             // The reader reports a byte offset, not a line (invalid UTF-8 and such).
-            message += " at byte offset \(parser.problem_offset)"
-            if parser.problem_value != -1 { message += " (byte value \(parser.problem_value))" }
-            return failure(fileName, nil, message, kind: .syntax)
+            if parser.problem_value != -1 { message += " (byte 0x\(String(parser.problem_value, radix: 16)))" }
+            return failure(fileName, mark(ofByte: parser.problem_offset, in: bytes), message, kind: .syntax)
         default:
             let m = parser.problem_mark
             return failure(fileName, YAMLNode.Mark(line: m.line + 1, column: m.column + 1), message, kind: .syntax)
         }
+    }
+
+    /// Line and column (counted in bytes) of byte `offset`.
+    private static func mark(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {
+        var line = 1
+        var lineStart = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        return YAMLNode.Mark(line: line, column: offset - lineStart + 1)
     }
 
     fileprivate static func failure(_ file: String, _ mark: YAMLNode.Mark?, _ message: String, kind: ConfigError.Kind) -> ConfigError {
