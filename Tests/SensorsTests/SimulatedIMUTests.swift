@@ -79,6 +79,10 @@ struct SimulatedIMUTests {
         #expect(b.normalized.dot(field.normalized).acos.degrees < 0.5)
         #expect(angleBetween(imu.truth(at: 1).attitude, tilt.quaternion) < 1e-9)
         #expect(imu.truth(at: 1).activity == .stationary)
+        // Yaw is counter-clockwise from east-north axes, heading clockwise from north.
+        let flat = SimulatedIMU(options: SimulatorOptions(scenario: .stationary(attitude: Attitude(roll: 0, pitch: 0, yaw: 30.0.radians))))
+        #expect(abs(flat.truth(at: 0).heading - 330) < 1e-9)
+        #expect((flat.truth(at: 0).sensorFrameUp - Vector3(0, 0, 1)).norm < 1e-12)
     }
 
     @Test func gyroscopeIntegratesToTheScriptedAttitude() throws {
