@@ -2,6 +2,7 @@ import Testing
 import CMallocCounter
 import MotionCore
 import Sensors
+import TestSupportPaths
 
 @Suite("Simulator allocations")
 struct SimulatorAllocationTests {
@@ -42,5 +43,28 @@ struct SimulatorAllocationTests {
             _ = try imu.read(into: buffer, timeout: .milliseconds(10))
         }
         #expect(mc_thread_allocations() - before == 0)
+    }
+}
+
+@Suite("Replay allocations")
+struct ReplayAllocationTests {
+    @Test func replayReadDoesNotAllocateInSteadyState() throws {
+        guard let root = SharedDataPath.root else {
+            print("skipped: ../shared/data not found next to the package")
+            return
+        }
+        let source = try ReplaySource(path: root + "/data/fusion/06_undisturbed_fast_rotation_A.csv.gz", speed: .asFastAsPossible)
+        _ = try source.start(requestedRate: 0)
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 256)
+        defer { buffer.deallocate() }
+        for _ in 0..<2 { _ = try source.read(into: buffer, timeout: .zero) }  // past the look-ahead
+        let before = mc_thread_allocations()
+        var delivered = 0
+        for _ in 0..<100 {
+            if case .samples(let n) = try source.read(into: buffer, timeout: .zero) { delivered += n }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(delivered == 25_600)
+        #expect(allocations == 0, "\(allocations) allocations for \(delivered) replayed samples")
     }
 }

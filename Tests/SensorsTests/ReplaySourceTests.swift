@@ -83,6 +83,10 @@ struct ReplaySourceTests {
         #expect(!samples.isEmpty)
         #expect(samples.allSatisfy { $0.contents == .accelerometer })
         #expect(source.lastRow?.label == "walking")
+        // The driving recordings have a gyroscope (earth-frame axes) at an irregular ~50 Hz.
+        let trip = try ReplaySource(path: root + "/data/activity/driver_behavior/trip17.csv")
+        #expect(trip.capabilities.sensors == .inertial)
+        #expect(trip.recordedRate > 40 && trip.recordedRate < 130)
     }
 
     @Test func recordedSpeedSleepsUntilEachSampleIsDue() throws {
