@@ -1,4 +1,5 @@
 import Testing
+import Glibc
 import MotionCore
 @testable import Sensors
 
@@ -243,6 +244,25 @@ struct SimulatedIMUTests {
         #expect(try imu.read(into: buffer, timeout: .milliseconds(20)) == .timeout)
         imu.stop()
         #expect(try imu.read(into: buffer, timeout: .zero) == .endOfStream)
+    }
+
+    @Test func aLateRealTimeReaderLosesTheOldestSamplesLikeAFIFOOverrun() throws {
+        let imu = SimulatedIMU(options: SimulatorOptions(scenario: .stationary, fifoDepth: 100))
+        _ = try imu.start(requestedRate: 2000)
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 1000)
+        defer { buffer.deallocate() }
+        #expect(try imu.read(into: buffer, timeout: .seconds(1)) == .samples(1))
+        var pause = timespec(tv_sec: 0, tv_nsec: 200_000_000)  // 400 samples become due
+        nanosleep(&pause, nil)
+        guard case .samples(let n) = try imu.read(into: buffer, timeout: .seconds(1)) else {
+            Issue.record("expected samples")
+            return
+        }
+        #expect(n == 100)
+        #expect(buffer[0].sequence > 300)
+        #expect(buffer[0].flags.contains(.discontinuity))
+        #expect(buffer[1..<n].allSatisfy { $0.flags.isEmpty })
+        #expect(zip(buffer[1..<n], buffer[0..<(n - 1)]).allSatisfy { $0.sequence == $1.sequence + 1 })
     }
 
     @Test func readBeforeStartIsAnError() {
