@@ -139,6 +139,29 @@ struct SimulatedIMUTests {
         }
     }
 
+    @Test func irregularCadenceStillCountsOneStepPerBounce() throws {
+        var gait = GaitMotion.walking(cadence: 2.0)
+        gait.cadenceVariation = 0.1
+        gait.cadenceVariationPeriod = 20
+        let rate = 100.0
+        let scenario = SimulationScenario(name: "walking", motion: .gait(gait))
+        let (imu, samples) = try simulatedSamples(
+            SimulatorOptions(scenario: scenario, noise: false), rate: rate, seconds: 40)
+        // Count upward crossings of +0.1 g in the noise-free vertical acceleration.
+        let vertical = samples.map { imu.truth(for: $0).attitude.rotate($0.specificForce).z - standardGravity }
+        var crossings = 0
+        for k in 1..<vertical.count where vertical[k - 1] < 0.1 * standardGravity && vertical[k] >= 0.1 * standardGravity {
+            crossings += 1
+        }
+        let steps = imu.truth(at: 40).steps
+        #expect(abs(crossings - steps) <= 1, "\(crossings) bounces, \(steps) true steps")
+        #expect(abs(Double(steps) - 80) <= 1)  // whole modulation periods average out
+        // The step rate really varies: ≈ 21.3 steps in the fast half period, ≈ 18.7 in the slow one.
+        let fast = imu.truth(at: 10).steps
+        let slow = imu.truth(at: 20).steps - fast
+        #expect(fast - slow >= 2, "fast half \(fast), slow half \(slow)")
+    }
+
     @Test func cyclingGyroscopeFollowsThePedals() throws {
         let rate = 100.0
         let (_, samples) = try simulatedSamples(SimulatorOptions(scenario: .cycling), rate: rate, seconds: 20)
