@@ -274,6 +274,12 @@ public final class MQTTClient: Sendable {
         thread.withLock { $0 = tid }
     }
 
+    /// `false` once an MQTT 5 broker announced `retain_available = 0` in its CONNACK; libmosquitto then
+    /// clears the retain flag of every publish silently (status, activity and discovery would not persist).
+    /// Always `true` over MQTT 3.1.1, which cannot announce it (mosquitto with `retain_available false`
+    /// then drops 3.1.1 clients that publish retained messages).
+    public var brokerAcceptsRetain: Bool { !retainUnavailable.load(ordering: .relaxed) }
+
     /// Whether CONNACK 0 was received and the connection has not been lost since.
     public var isConnected: Bool { connectedFlag.load(ordering: .acquiring) }
 
