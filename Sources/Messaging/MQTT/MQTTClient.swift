@@ -58,6 +58,9 @@ public final class MQTTClient: Sendable {
     private let retainUnavailable = Atomic<Bool>(false)
     private let retainWarningLogged = Atomic<Bool>(false)
     private let thread = Mutex<pthread_t?>(nil)
+    /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
+    /// "certificate verify failed"), appended to the failure's detail.
+    private let lastLibraryMessage = Mutex<String?>(nil)
 
     private let publishedCount = Atomic<Int>(0)
     private let publishFailureCount = Atomic<Int>(0)
@@ -192,6 +195,11 @@ public final class MQTTClient: Sendable {
             client.subscribeAckCount.add(1, ordering: .relaxed)
             client.signal.notifyAll()
         }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard let userdata, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
+            let message = String(cString: text)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
+        }
         mosquitto_message_callback_set(handle) { _, userdata, message in
             guard let userdata, let message else { return }
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee)
@@ -301,6 +309,7 @@ public final class MQTTClient: Sendable {
         while !stopRequested.load(ordering: .acquiring) {
             connectAttemptCount.add(1, ordering: .relaxed)
             refusalCode.store(-1, ordering: .relaxed)
+            lastLibraryMessage.withLock { $0 = nil }
             emit(.connecting(attempt: backoff.failures + 1))
             if options.tls?.insecure == true {
                 logger.warning("connecting with TLS hostname verification DISABLED", ["broker": context])
@@ -346,7 +355,10 @@ public final class MQTTClient: Sendable {
             signal.notifyAll()
             if let connectedAt, MonotonicClock.nowNanos() &- connectedAt >= stableNanos { backoff.reset() }
             let delay = backoff.nextDelay()
-            let error = failure ?? MQTTError(.connectionLost, context: context)
+            var error = failure ?? MQTTError(.connectionLost, context: context)
+            if let text = lastLibraryMessage.withLock({ $0 }) {
+                error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
+            }
             if wasConnected {
                 logger.warning("connection lost", ["broker": context, "error": error.description,
                                                    "retryInMs": String(delay.milliseconds)])
