@@ -386,3 +386,26 @@ func makeClient(_ url: String, id: String, will: MQTTMessage? = nil, protocolVer
         control.disconnect(timeout: .seconds(1))
     }
 }
+
+@Suite(.serialized) struct MQTTClientKeepaliveTests {
+    @Test func frozenBrokerIsDetectedByKeepaliveAndTheClientRecoversWhenItThaws() throws {
+        let broker = try MosquittoBroker.start()
+        defer { broker.resume() }
+        let recorder = StateRecorder()
+        let options = MQTTConnectionOptions(
+            address: try MQTTBrokerAddress(url: broker.url), clientID: "half-open", keepAlive: 5,
+            reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(200), maxDelay: .seconds(1), connectTimeout: .seconds(2)))
+        let client = try MQTTClient(options: options)
+        client.onConnectionChange = { recorder.record($0) }
+        try client.start()
+        #expect(client.waitUntilConnected(timeout: .seconds(5)))
+
+        broker.pause()   // TCP stays up, nothing is answered: a half-open connection
+        // libmosquitto sends PINGREQ after 5 s idle and gives up when no PINGRESP came 5 s later.
+        #expect(eventually(timeout: 15) { !recorder.losses.isEmpty }, "states: \(recorder.all)")
+        #expect(!client.isConnected)
+        broker.resume()
+        #expect(client.waitUntilConnected(timeout: .seconds(10)), "states: \(recorder.all)")
+        client.disconnect(timeout: .seconds(1))
+    }
+}
