@@ -323,7 +323,13 @@ public final class MQTTClient: Sendable {
             var failure: MQTTError?
             var connectedAt: UInt64?
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                failure = MQTTError(mosquittoCode: rc, errno: errno, context: context)
+                let err = errno
+                failure = MQTTError(mosquittoCode: rc, errno: err, context: context)
+                // libmosquitto maps some socket errors to codes without errno (e.g. ENETUNREACH on
+                // connect comes back as MOSQ_ERR_PROTOCOL in 2.0.11): keep the system's words.
+                if rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                    failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                }
             } else {
                 let attemptStart = MonotonicClock.nowNanos()
                 while !stopRequested.load(ordering: .acquiring) {
@@ -339,6 +345,9 @@ public final class MQTTClient: Sendable {
                             ? MQTTError(.brokerRefused(code: refused), context: context,
                                         detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s")
                             : MQTTError(mosquittoCode: rc, errno: err, context: context)
+                        if refused < 0 && rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                            failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                        }
                         break
                     }
                     if connectedAt == nil && MonotonicClock.nowNanos() &- attemptStart > connectTimeoutNanos {
