@@ -325,8 +325,8 @@ public final class MQTTClient: Sendable {
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 let err = errno
                 failure = MQTTError(mosquittoCode: rc, errno: err, context: context)
-                // libmosquitto maps some socket errors to codes without errno (e.g. ENETUNREACH on
-                // connect comes back as MOSQ_ERR_PROTOCOL in 2.0.11): keep the system's words.
+                // Codes other than MOSQ_ERR_ERRNO do not carry errno; when a system call did fail,
+                // keep the system's words as well.
                 if rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
                     failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
                 }
