@@ -133,6 +133,7 @@ enum ActivityConfigFile {
         var mediumConfidenceMargin: Double?
         var highConfidenceMargin: Double?
         var switchProbability: Double?
+        var transitionLogRatio: Double?
         var vehicleExitDecisions: Int?
     }
 
@@ -181,6 +182,7 @@ enum ActivityConfigFile {
             if let v = d.mediumConfidenceMargin { c.mediumConfidenceMargin = v }
             if let v = d.highConfidenceMargin { c.highConfidenceMargin = v }
             if let v = d.switchProbability { c.switchProbability = v }
+            if let v = d.transitionLogRatio { c.transitionLogRatio = v }
             if let v = d.vehicleExitDecisions { c.vehicleExitDecisions = v }
             if let problem = c.validationError() { throw LoadError(description: "\(path): detector.\(problem)") }
         }

@@ -11,6 +11,8 @@ public enum CommandLineTool {
     public static let commands: [any Command] = [
         VersionCommand(),
         ClassifyCommand(),
+        ActivityCommand(),
+        StepsCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -10,6 +10,9 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// A gap between source samples longer than this (s) restarts the window (the state is kept).
     public var maximumGap: Double = 1.0
 
+    /// Windows whose halves differ in |f| variance by more than this natural-log ratio straddle a
+    /// change and do not vote (3.0 = a factor 20): the mix of two activities looks like a third.
+    public var transitionLogRatio: Double = 3.0
     /// Decisions averaged (class probabilities) before choosing a candidate class.
     public var voteDecisions: Int = 3
     /// Consecutive decisions a new candidate must win before the activity changes.

@@ -96,6 +96,7 @@ public final class ActivityDetector {
         }
         decisionCount += 1
         lastDecision = Decision(time: s.time, features: features, probabilities: p)
+        if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio { return nil }
         return stateMachine.decide(time: s.time, probabilities: p)
     }
 

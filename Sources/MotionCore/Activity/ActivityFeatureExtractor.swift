@@ -97,6 +97,12 @@ public final class ActivityFeatureExtractor {
             magVar += md * md
             if i > 0 { jerk += abs(md - dyn[i - 1]) }
         }
+        var older = 0.0, newer = 0.0
+        for i in 0..<n {
+            let md = dyn[i]
+            if i < n / 2 { older += md * md } else { newer += md * md }
+        }
+        out.halfEnergyLogRatio = ((newer + 1e-4) / (older + 1e-4)).log
         out.logStdMagnitude = ((magVar / dn).squareRoot() + 0.001).log
         out.logVerticalStd = ((vVar / dn).squareRoot() + 0.001).log
         out.logHorizontalRMS = ((hSq / dn).squareRoot() + 0.001).log

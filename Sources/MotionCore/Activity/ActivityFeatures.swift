@@ -35,6 +35,10 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// log of the mean absolute change of |f| per internal sample.
     public var logJerk = 0.0
 
+    /// log of the ratio of |f| variance in the newer half of the window to the older half: large
+    /// magnitudes mean the window straddles a change (not used by the model; such windows don't vote).
+    public var halfEnergyLogRatio = 0.0
+
     // Gyroscope features, only meaningful when `gyroscopeAvailable`; not used by the fitted model
     // (in the development data only the car recordings have a gyro: it would leak the label).
     /// The whole window had gyroscope readings.

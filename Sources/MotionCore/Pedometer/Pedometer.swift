@@ -23,6 +23,8 @@ public struct Pedometer: Sendable {
     private var armed = false
     private var amplitude = 0.0
     private var lastCandidate = -Double.infinity
+    private var lastCandidatePrevious = -Double.infinity
+    private var lastInterval = 0.0
     private var pending = 0
     private var firstPending = 0.0
     private var walking = false
@@ -106,6 +108,7 @@ public struct Pedometer: Sendable {
     private mutating func candidate(at t: Double) -> PedometerEvent? {
         let c = configuration
         let interval = t - lastCandidate
+        lastCandidatePrevious = lastCandidate
         lastCandidate = t
         guard interval <= c.maximumStepInterval else {
             pending = 1
@@ -118,6 +121,13 @@ public struct Pedometer: Sendable {
             cadence = 0.7 * cadence + 0.3 / interval
             return nil
         }
+        // Before a walk is confirmed its steps must be regular: each interval within
+        // `regularity` of the previous one, else the candidates restart from this step.
+        if pending >= 2, abs(interval - lastInterval) > c.regularity * lastInterval {
+            pending = 1
+            firstPending = lastCandidatePrevious
+        }
+        lastInterval = interval
         pending += 1
         cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval
         guard pending >= c.confirmationSteps else { return nil }

@@ -18,6 +18,8 @@ public struct PedometerConfiguration: Sendable, Hashable {
     public var relativeThreshold: Double = 0.4
     /// Regular steps needed before a walk is confirmed (they are then counted retroactively).
     public var confirmationSteps: Int = 4
+    /// Largest relative change between consecutive step intervals while a walk is being confirmed.
+    public var regularity: Double = 0.3
     /// No step for this long pauses the walk, s.
     public var pauseAfter: Double = 2.0
     /// Height of one floor, m (pressure channel only).
