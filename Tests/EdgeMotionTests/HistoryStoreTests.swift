@@ -29,7 +29,7 @@ struct HistoryStoreTests {
         let third = page.items[2].activity
         #expect(third.automotive && third.stationary && !third.walking)
         #expect(third.confidence == .low)
-        #expect(page.items[1].activity.confidence == .medium)
+        #expect(page.items.map(\.activity.confidence) == [.medium, .high, .low])
         #expect(third.previousDuration == 3)
     }
 
