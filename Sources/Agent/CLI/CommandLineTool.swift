@@ -13,6 +13,9 @@ public enum CommandLineTool {
         RunCommand(),
         CheckConfigCommand(),
         FusionCommand(),
+        ClassifyCommand(),
+        ActivityCommand(),
+        StepsCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {
