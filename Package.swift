@@ -36,10 +36,12 @@ let package = Package(
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.
         .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
         /// Shared fixtures: a real mosquitto broker on a free loopback port, paths to ../shared data.
-        .target(name: "TestSupport", dependencies: ["Messaging", "CMosquitto"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Messaging", "CMosquitto", "TestSupportPaths"], path: "Tests/TestSupport"),
+        /// Where the read-only shared data lives (`../shared`), for tests and benchmarks.
+        .target(name: "TestSupportPaths", path: "Tests/TestSupportPaths"),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "TestSupport"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),

@@ -27,6 +27,13 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
 
     /// Feeds one sample and returns the device motion after it.
     public mutating func update(_ sample: IMUSample) -> DeviceMotion {
+        ingest(sample)
+        return deviceMotion(for: sample)
+    }
+
+    /// Feeds one sample to the filter without building a `DeviceMotion` (for samples that are
+    /// fused but not published).
+    public mutating func ingest(_ sample: IMUSample) {
         var dt = nominalPeriod
         if lastTimestampNanos != 0, sample.timestampNanos > lastTimestampNanos {
             let measured = Double(sample.timestampNanos - lastTimestampNanos) * 1e-9
@@ -36,7 +43,6 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         lastTimestampNanos = sample.timestampNanos
         let mag: Vector3? = sample.contents.contains(.magnetometer) ? sample.magneticField : nil
         filter.update(gyroscope: sample.rotationRate, accelerometer: sample.specificForce, magnetometer: mag, dt: dt)
-        return deviceMotion(for: sample)
     }
 
     /// The device motion for the filter's current state and `sample`'s raw readings.

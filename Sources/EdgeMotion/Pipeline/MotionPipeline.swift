@@ -1,0 +1,229 @@
+import Dispatch
+import Logging
+import MotionCore
+import Sensors
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the pipeline actually runs, known after `start()`: the source's effective rate and each
+/// stream's effective schedule (requested rates capped to what the hardware can do, like Core
+/// Motion's update-interval caps).
+public struct PipelineStartReport: Sendable, Hashable {
+    public var source: SourceCapabilities
+    public var sourceConfiguration: SourceConfiguration
+    public var streams: [SensorStream: EffectiveSchedule]
+    public var motion: EffectiveSchedule
+}
+
+/// The real-time pipeline: source → acquisition thread → `SampleRing` → processing thread
+/// (fusion, decimation, batching) → outputs.
+///
+/// It knows nothing of MQTT. The acquisition thread never allocates, logs or blocks on anything
+/// but the source; the processing thread does no allocation per sample in steady state.
+public final class MotionPipeline: Sendable {
+    public let source: any IMUSource
+    public let configuration: PipelineConfiguration
+    private let outputs: [any PipelineOutput]
+    private let ring: SampleRing<IMUSample>
+    private let counters = PipelineCounters()
+    private let log = Logger(label: "pipeline")
+
+    private let running = Atomic<Bool>(false)
+    private let acquisitionFinished = Atomic<Bool>(false)
+    private let reachedEndOfStream = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
+    /// Source health as seen by acquisition: 0 healthy, 1 failing (to report), 2 failing
+    /// (reported), 3 recovered (to report).
+    private let sourceHealth = Atomic<Int>(0)
+    private let lastSourceError = Mutex<(any Error)?>(nil)
+    private let doorbell = DispatchSemaphore(value: 0)
+    private let endSignal = DispatchSemaphore(value: 0)
+    private let state = Mutex<PipelineStartReport?>(nil)
+    private let acquisitionThread = RealtimeThread(name: "em-acquire")
+    private let processingThread = RealtimeThread(name: "em-process")
+
+    public init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput]) {
+        self.source = source
+        self.configuration = configuration
+        self.outputs = outputs
+        ring = SampleRing(minimumCapacity: configuration.ringCapacity)
+    }
+
+    /// The effective configuration, once started.
+    public var report: PipelineStartReport? { state.withLock { $0 } }
+
+    /// Opens the source and starts both threads. Throws the source's error if it cannot start.
+    @discardableResult
+    public func start() throws -> PipelineStartReport {
+        precondition(!running.load(ordering: .acquiring), "MotionPipeline started twice")
+        let sourceConfiguration = try source.start(requestedRate: configuration.requestedRate)
+        let rate = sourceConfiguration.rate
+        var streams: [SensorStream: EffectiveSchedule] = [:]
+        let present = source.capabilities.sensors
+        for stream in SensorStream.allCases {
+            let schedule = present.contains(stream.requiredContents) ? configuration.schedule(for: stream) : .disabled
+            streams[stream] = EffectiveSchedule(schedule, sourceRate: rate)
+        }
+        let motion = EffectiveSchedule(present.contains(.accelerometer) ? configuration.motion : .disabled, sourceRate: rate)
+        let report = PipelineStartReport(source: source.capabilities, sourceConfiguration: sourceConfiguration,
+                                         streams: streams, motion: motion)
+        state.withLock { $0 = report }
+        running.store(true, ordering: .releasing)
+
+        switch configuration.filter {
+        case .default, .complementary:
+            startProcessing(ComplementaryFilter.self, report: report)
+        }
+        acquisitionThread.start { [self] in acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate) }
+        return report
+    }
+
+    /// Stops acquisition, lets processing drain the ring and flush partial batches, then joins
+    /// both threads. Outputs receive `didEnd(.stopped)` (or `.endOfStream` if the recording had
+    /// already ended). Idempotent.
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        acquisitionThread.join()
+        doorbell.signal()
+        processingThread.join()
+    }
+
+    /// Blocks until the pipeline has ended (stopped, or a recording ran out), or `timeout`.
+    /// Returns whether it ended.
+    public func waitUntilEnded(timeout: Duration) -> Bool {
+        if ended.load(ordering: .acquiring) { return true }
+        let nanos = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        let result = endSignal.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
+        if result == .success { endSignal.signal() }
+        return ended.load(ordering: .acquiring)
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: PipelineStatistics {
+        PipelineStatistics(
+            samplesAcquired: counters.acquired.load(ordering: .relaxed),
+            samplesProcessed: counters.processed.load(ordering: .relaxed),
+            ringDrops: ring.droppedCount,
+            sourceGaps: counters.sequenceGaps.load(ordering: .relaxed),
+            sourceErrors: counters.sourceErrors.load(ordering: .relaxed),
+            lastSampleNanos: counters.lastSampleNanos.load(ordering: .relaxed),
+            maximumRingDepth: counters.maximumRingDepth.load(ordering: .relaxed),
+            batchesDelivered: counters.batchesDelivered.load(ordering: .relaxed))
+    }
+
+    // MARK: Acquisition thread
+
+    private func acquisitionLoop(lossless: Bool, rate: Double) {
+        let capacity = max(1, configuration.readBatchSize)
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var backoffSeconds = 0.5
+        loop: while running.load(ordering: .acquiring) {
+            do {
+                switch try source.read(into: buffer, timeout: .milliseconds(100)) {
+                case .samples(let n):
+                    if sourceHealth.load(ordering: .relaxed) != 0 {
+                        sourceHealth.store(3, ordering: .releasing)
+                        backoffSeconds = 0.5
+                    }
+                    for i in 0..<n {
+                        if lossless {
+                            while !ring.hasSpace {
+                                guard running.load(ordering: .relaxed) else { break loop }
+                                doorbell.signal()
+                                usleep(200)
+                            }
+                        }
+                        ring.push(buffer[i])
+                    }
+                    counters.acquired.wrappingAdd(UInt64(n), ordering: .relaxed)
+                    doorbell.signal()
+                case .timeout:
+                    continue
+                case .endOfStream:
+                    reachedEndOfStream.store(true, ordering: .releasing)
+                    break loop
+                }
+            } catch {
+                // The source failed (device unbound, bus error): report once, then retry with
+                // capped backoff, re-opening the device, until it works or we are stopped.
+                counters.sourceErrors.wrappingAdd(1, ordering: .relaxed)
+                lastSourceError.withLock { $0 = error }
+                if sourceHealth.load(ordering: .relaxed) == 0 || sourceHealth.load(ordering: .relaxed) == 3 {
+                    sourceHealth.store(1, ordering: .releasing)
+                }
+                doorbell.signal()
+                source.stop()
+                var waited = 0.0
+                while waited < backoffSeconds, running.load(ordering: .acquiring) {
+                    usleep(50_000)
+                    waited += 0.05
+                }
+                backoffSeconds = min(backoffSeconds * 2, 30)
+                guard running.load(ordering: .acquiring) else { break }
+                _ = try? source.start(requestedRate: configuration.requestedRate)
+            }
+        }
+        source.stop()
+        acquisitionFinished.store(true, ordering: .releasing)
+        doorbell.signal()
+    }
+
+    // MARK: Processing thread
+
+    private func startProcessing<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) {
+        processingThread.start { [self] in
+            var processor = MotionProcessor<F>(
+                configuration: configuration, sourceRate: report.sourceConfiguration.rate,
+                schedules: report.streams, motionSchedule: report.motion)
+            processingLoop(&processor)
+        }
+    }
+
+    private func processingLoop<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>) {
+        let outputs = self.outputs
+        while true {
+            _ = doorbell.wait(timeout: .now() + .milliseconds(100))
+            reportSourceHealth()
+            let depth = ring.count
+            if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
+                counters.maximumRingDepth.store(depth, ordering: .relaxed)
+            }
+            var last: UInt64 = 0
+            let n = ring.drain { sample in
+                processor.process(sample, outputs: outputs)
+                last = sample.timestampNanos
+            }
+            if n > 0 {
+                counters.processed.wrappingAdd(UInt64(n), ordering: .relaxed)
+                counters.lastSampleNanos.store(last, ordering: .relaxed)
+                counters.sequenceGaps.store(processor.gaps, ordering: .relaxed)
+            }
+            if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
+        }
+        processor.flush(outputs: outputs)
+        let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
+        for o in outputs { o.pipeline(didEnd: reason) }
+        ended.store(true, ordering: .releasing)
+        endSignal.signal()
+    }
+
+    private func reportSourceHealth() {
+        switch sourceHealth.load(ordering: .acquiring) {
+        case 1:
+            sourceHealth.store(2, ordering: .releasing)
+            let error = lastSourceError.withLock { $0 }
+            log.error("source failed; retrying", ["source": source.capabilities.name, "error": "\(error.map { "\($0)" } ?? "unknown")"])
+            for o in outputs { o.pipeline(sourceStatusChanged: error) }
+        case 3:
+            sourceHealth.store(0, ordering: .releasing)
+            log.notice("source recovered", ["source": source.capabilities.name])
+            for o in outputs { o.pipeline(sourceStatusChanged: nil) }
+        default:
+            break
+        }
+    }
+}

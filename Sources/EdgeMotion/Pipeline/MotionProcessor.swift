@@ -1,0 +1,117 @@
+import MotionCore
+
+/// The per-sample work of the processing thread: fusion, decimation and batching into
+/// preallocated buffers. A value type generic over the filter so the whole loop specialises;
+/// no allocation, locking or logging per sample.
+struct MotionProcessor<Filter: AttitudeFilter> {
+    private var estimator: DeviceMotionEstimator<Filter>
+    private let accelerometerBuffer: SampleBuffer<IMUSample>
+    private let gyroscopeBuffer: SampleBuffer<IMUSample>
+    private let magnetometerBuffer: SampleBuffer<IMUSample>
+    private let motionBuffer: SampleBuffer<DeviceMotion>
+    private let motionSchedule: EffectiveSchedule
+    private var motionPhase = 0
+    private var lastSequence: UInt64?
+    private(set) var gaps: UInt64 = 0
+
+    init(configuration: PipelineConfiguration, sourceRate: Double, schedules: [SensorStream: EffectiveSchedule],
+         motionSchedule: EffectiveSchedule) {
+        estimator = DeviceMotionEstimator(
+            samplePeriod: 1 / sourceRate, referenceFrame: configuration.referenceFrame,
+            declination: configuration.declination)
+        accelerometerBuffer = SampleBuffer(schedule: schedules[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+        gyroscopeBuffer = SampleBuffer(schedule: schedules[.gyroscope] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+        magnetometerBuffer = SampleBuffer(schedule: schedules[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+        self.motionSchedule = motionSchedule
+        motionBuffer = SampleBuffer(schedule: motionSchedule)
+    }
+
+    /// Runs one sample through fusion and the stream batchers, delivering full batches.
+    mutating func process(_ sample: IMUSample, outputs: [any PipelineOutput]) {
+        if let last = lastSequence, sample.sequence > last &+ 1 {
+            gaps &+= sample.sequence &- last &- 1
+        }
+        lastSequence = sample.sequence
+
+        if sample.contents.contains(.accelerometer) {
+            estimator.ingest(sample)
+        }
+        if sample.contents.contains(.accelerometer) {
+            accelerometerBuffer.offer(sample) { span, interval in
+                for o in outputs { o.pipeline(didProduce: span, of: .accelerometer, interval: interval) }
+            }
+        }
+        if sample.contents.contains(.gyroscope) {
+            gyroscopeBuffer.offer(sample) { span, interval in
+                for o in outputs { o.pipeline(didProduce: span, of: .gyroscope, interval: interval) }
+            }
+        }
+        if sample.contents.contains(.magnetometer) {
+            magnetometerBuffer.offer(sample) { span, interval in
+                for o in outputs { o.pipeline(didProduce: span, of: .magnetometer, interval: interval) }
+            }
+        }
+        if motionSchedule.enabled, sample.contents.contains(.accelerometer) {
+            if motionPhase == 0 {
+                let motion = estimator.deviceMotion(for: sample)
+                motionBuffer.append(motion) { span, interval in
+                    for o in outputs { o.pipeline(didProduce: span, interval: interval) }
+                }
+            }
+            motionPhase += 1
+            if motionPhase >= motionSchedule.decimation { motionPhase = 0 }
+        }
+    }
+
+    /// Delivers every partially filled batch (at shutdown).
+    mutating func flush(outputs: [any PipelineOutput]) {
+        for (stream, buffer) in [(SensorStream.accelerometer, accelerometerBuffer),
+                                 (.gyroscope, gyroscopeBuffer), (.magnetometer, magnetometerBuffer)] {
+            buffer.flush { span, interval in
+                for o in outputs { o.pipeline(didProduce: span, of: stream, interval: interval) }
+            }
+        }
+        motionBuffer.flush { span, interval in
+            for o in outputs { o.pipeline(didProduce: span, interval: interval) }
+        }
+    }
+}
+
+/// A fixed-size batch of one stream, with its own decimation phase. Storage is allocated once;
+/// used only by the processing thread.
+final class SampleBuffer<Element: BitwiseCopyable> {
+    private let storage: UnsafeMutableBufferPointer<Element>
+    private var count = 0
+    private var phase = 0
+    private let schedule: EffectiveSchedule
+
+    init(schedule: EffectiveSchedule) {
+        self.schedule = schedule
+        storage = .allocate(capacity: max(1, schedule.batchSize))
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Offers a source-rate sample; keeps one in `decimation`.
+    func offer(_ element: Element, deliver: (Span<Element>, Double) -> Void) {
+        guard schedule.enabled else { return }
+        if phase == 0 { append(element, deliver: deliver) }
+        phase += 1
+        if phase >= schedule.decimation { phase = 0 }
+    }
+
+    /// Appends an already-decimated element.
+    func append(_ element: Element, deliver: (Span<Element>, Double) -> Void) {
+        guard schedule.enabled else { return }
+        storage[count] = element
+        count += 1
+        if count == schedule.batchSize { flush(deliver: deliver) }
+    }
+
+    func flush(deliver: (Span<Element>, Double) -> Void) {
+        guard count > 0 else { return }
+        let full = UnsafeBufferPointer(rebasing: storage[0..<count])
+        deliver(full.span, schedule.interval)
+        count = 0
+    }
+}

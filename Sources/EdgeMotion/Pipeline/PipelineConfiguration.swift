@@ -1,0 +1,62 @@
+import MotionCore
+
+/// Which attitude filter the pipeline runs.
+public enum AttitudeFilterKind: String, Sendable, CaseIterable, Hashable {
+    /// The most accurate filter available (the project's default).
+    case `default`
+    /// The Mahony-class complementary filter (cheapest, least accurate).
+    case complementary
+}
+
+/// Everything the pipeline needs to know besides its source and outputs.
+public struct PipelineConfiguration: Sendable, Hashable {
+    /// Output data rate asked of the source, Hz. The source may run a different one; the
+    /// effective rate is reported after `start`.
+    public var requestedRate: Double
+    public var accelerometer: StreamSchedule
+    public var gyroscope: StreamSchedule
+    public var magnetometer: StreamSchedule
+    /// Device-motion states (fusion output).
+    public var motion: StreamSchedule
+    public var filter: AttitudeFilterKind
+    public var referenceFrame: AttitudeReferenceFrame
+    /// Magnetic declination in radians, east positive; `nil` when no location is known.
+    public var declination: Double?
+    /// Slots in the acquisition → processing ring. At 1 kHz, 4096 slots ride out 4 s of stall.
+    public var ringCapacity: Int
+    /// Samples one `IMUSource.read` may return (FIFO burst size).
+    public var readBatchSize: Int
+
+    public init(
+        requestedRate: Double,
+        accelerometer: StreamSchedule = StreamSchedule(rate: 100, publishRate: 10),
+        gyroscope: StreamSchedule = StreamSchedule(rate: 100, publishRate: 10),
+        magnetometer: StreamSchedule = StreamSchedule(rate: 100, publishRate: 10),
+        motion: StreamSchedule = StreamSchedule(rate: 50, publishRate: 10),
+        filter: AttitudeFilterKind = .default,
+        referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical,
+        declination: Double? = nil,
+        ringCapacity: Int = 4096,
+        readBatchSize: Int = 64
+    ) {
+        self.requestedRate = requestedRate
+        self.accelerometer = accelerometer
+        self.gyroscope = gyroscope
+        self.magnetometer = magnetometer
+        self.motion = motion
+        self.filter = filter
+        self.referenceFrame = referenceFrame
+        self.declination = declination
+        self.ringCapacity = ringCapacity
+        self.readBatchSize = readBatchSize
+    }
+
+    /// The schedule of a raw sensor stream.
+    public func schedule(for stream: SensorStream) -> StreamSchedule {
+        switch stream {
+        case .accelerometer: accelerometer
+        case .gyroscope: gyroscope
+        case .magnetometer: magnetometer
+        }
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A named POSIX thread running one closure, joined explicitly.
+///
+/// The pipeline's acquisition and processing loops each own one. Created once at start, so the
+/// closure box is the only allocation.
+final class RealtimeThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private var started = false
+    let name: String
+
+    private final class Box {
+        let body: () -> Void
+        let name: String
+        init(_ body: @escaping () -> Void, name: String) {
+            self.body = body
+            self.name = name
+        }
+    }
+
+    init(name: String) { self.name = name }
+
+    /// Starts the thread. The name is truncated to Linux's 15 characters.
+    func start(_ body: @escaping @Sendable () -> Void) {
+        precondition(!started, "RealtimeThread \(name) started twice")
+        let box = Unmanaged.passRetained(Box(body, name: name)).toOpaque()
+        let rc = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            RealtimeThread.setCurrentName(box.name)
+            box.body()
+            return nil
+        }, box)
+        precondition(rc == 0, "pthread_create failed for \(name): \(rc)")
+        started = true
+    }
+
+    /// Names the calling thread (visible in `top -H`, `ps -L`), truncated to 15 characters.
+    /// Glibc's `pthread_setname_np` is not imported into Swift; this writes the same file.
+    static func setCurrentName(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY)
+        guard fd >= 0 else { return }
+        let short = String(name.utf8.prefix(15)) ?? name
+        _ = short.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    /// Waits for the thread to finish. Idempotent.
+    func join() {
+        guard started else { return }
+        pthread_join(thread, nil)
+        started = false
+    }
+}

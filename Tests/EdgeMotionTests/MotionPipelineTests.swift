@@ -1,0 +1,107 @@
+import Testing
+import Synchronization
+import MotionCore
+import Sensors
+@testable import EdgeMotion
+
+/// Records everything a pipeline delivers (copies the borrowed batches).
+final class RecordingOutput: PipelineOutput, @unchecked Sendable {
+    let lock = Mutex<Void>(())
+    var batches: [SensorStream: [[IMUSample]]] = [:]
+    var motion: [[DeviceMotion]] = []
+    var intervals: [SensorStream: Double] = [:]
+    var statusChanges: [Bool] = []  // true = failure, false = recovered
+    var end: PipelineEnd?
+
+    func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
+        var copy: [IMUSample] = []
+        for i in samples.indices { copy.append(samples[i]) }
+        lock.withLock { _ in batches[stream, default: []].append(copy); intervals[stream] = interval }
+    }
+    func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
+        var copy: [DeviceMotion] = []
+        for i in motion.indices { copy.append(motion[i]) }
+        lock.withLock { _ in self.motion.append(copy) }
+    }
+    func pipeline(sourceStatusChanged error: (any Error)?) { lock.withLock { _ in statusChanges.append(error != nil) } }
+    func pipeline(didEnd reason: PipelineEnd) { lock.withLock { _ in end = reason } }
+}
+
+@Suite("MotionPipeline")
+struct MotionPipelineTests {
+    func run(_ source: ScriptedSource, _ configuration: PipelineConfiguration) throws -> RecordingOutput {
+        let output = RecordingOutput()
+        let pipeline = MotionPipeline(source: source, configuration: configuration, outputs: [output])
+        try pipeline.start()
+        #expect(pipeline.waitUntilEnded(timeout: .seconds(20)))
+        pipeline.stop()
+        return output
+    }
+
+    @Test func decimatesEachStreamToItsRateAndBatchesByPublishRate() throws {
+        let source = ScriptedSource(count: 2000, rate: 200)
+        let config = PipelineConfiguration(
+            requestedRate: 200,
+            accelerometer: StreamSchedule(rate: 100, publishRate: 10),
+            gyroscope: StreamSchedule(rate: 200, publishRate: 20),
+            magnetometer: StreamSchedule(rate: 50, publishRate: 5),
+            motion: StreamSchedule(rate: 25, publishRate: 5))
+        let out = try run(source, config)
+        let acc = out.batches[.accelerometer] ?? []
+        #expect(acc.count == 100)                     // 1000 kept samples in batches of 10
+        #expect(acc.allSatisfy { $0.count == 10 })
+        #expect(acc.flatMap { $0 }.map(\.sequence) == Array(stride(from: 0, to: 2000, by: 2)).map(UInt64.init))
+        #expect(out.intervals[.accelerometer] == 0.01)
+        #expect((out.batches[.gyroscope] ?? []).flatMap { $0 }.count == 2000)
+        #expect((out.batches[.magnetometer] ?? []).flatMap { $0 }.count == 500)
+        #expect(out.motion.flatMap { $0 }.count == 250)
+        #expect(out.motion.allSatisfy { $0.count == 5 })
+        #expect(out.end == .endOfStream)
+    }
+
+    @Test func requestedRatesAboveTheSourceAreCappedAndReported() throws {
+        let source = ScriptedSource(count: 10, rate: 100)
+        let config = PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 5000, publishRate: 10))
+        let pipeline = MotionPipeline(source: source, configuration: config, outputs: [])
+        let report = try pipeline.start()
+        pipeline.stop()
+        #expect(report.streams[.accelerometer]?.rate == 100)
+        #expect(report.streams[.accelerometer]?.capped == true)
+        #expect(report.streams[.accelerometer]?.batchSize == 10)
+    }
+
+    @Test func partialBatchesAreFlushedAtTheEnd() throws {
+        let source = ScriptedSource(count: 105, rate: 100)
+        let config = PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10))
+        let out = try run(source, config)
+        let acc = out.batches[.accelerometer] ?? []
+        #expect(acc.flatMap { $0 }.count == 105)
+        #expect(acc.last?.count == 5)
+    }
+
+    @Test func streamsTheSourceLacksAreNotProduced() throws {
+        let source = ScriptedSource(count: 100, rate: 100, sensors: .inertial)
+        let out = try run(source, PipelineConfiguration(requestedRate: 100))
+        #expect(out.batches[.magnetometer] == nil)
+        #expect(out.batches[.gyroscope] != nil)
+        #expect(out.motion.first?.first?.heading == -1)
+    }
+
+    @Test func aFailingSourceIsReportedRetriedAndRecovers() throws {
+        let source = ScriptedSource(count: 400, rate: 100, failAt: 200)
+        let out = try run(source, PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10)))
+        #expect(out.statusChanges == [true, false])
+        #expect(source.starts.load(ordering: .relaxed) == 2)
+        #expect((out.batches[.accelerometer] ?? []).flatMap { $0 }.count == 400)
+    }
+
+    @Test func deviceMotionOfALevelDeviceHasGravityDown() throws {
+        let source = ScriptedSource(count: 400, rate: 100)
+        let out = try run(source, PipelineConfiguration(requestedRate: 100))
+        let last = try #require(out.motion.last?.last)
+        #expect(abs(last.gravity.z + 1) < 1e-3)
+        #expect(abs(last.userAcceleration.z) < 1e-3)
+        // The scripted gyro has a 0.001 rad/s bias on x; the filter holds pitch within 0.01 rad of level.
+        #expect(abs(last.attitude.roll) < 0.01 && abs(last.attitude.pitch) < 0.01)
+    }
+}

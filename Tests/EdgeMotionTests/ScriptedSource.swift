@@ -1,0 +1,52 @@
+import MotionCore
+import Sensors
+import Synchronization
+
+/// A deterministic `IMUSource` for pipeline tests: a device lying still and level, producing
+/// `count` samples at `rate` as fast as possible, optionally failing once at sample `failAt`.
+/// (The simulator and replay sources are tested on their own; this isolates the pipeline.)
+final class ScriptedSource: IMUSource, @unchecked Sendable {
+    let capabilities: SourceCapabilities
+    let count: Int
+    let rate: Double
+    let failAt: Int?
+    private var produced = 0
+    private var failed = false
+    let starts = Atomic<Int>(0)
+
+    init(count: Int, rate: Double, sensors: IMUSample.Contents = .all, failAt: Int? = nil) {
+        self.count = count
+        self.rate = rate
+        self.failAt = failAt
+        capabilities = SourceCapabilities(name: "scripted", sensors: sensors, maximumRate: rate)
+    }
+
+    func start(requestedRate: Double) throws -> SourceConfiguration {
+        starts.wrappingAdd(1, ordering: .relaxed)
+        return SourceConfiguration(rate: rate, timing: .simulated, lossless: true)
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
+        if let f = failAt, !failed, produced >= f {
+            failed = true
+            throw SensorError(.io, subject: "scripted", detail: "injected failure")
+        }
+        guard produced < count else { return .endOfStream }
+        var n = 0
+        while n < buffer.count, produced < count {
+            if let f = failAt, !failed, produced >= f { break }
+            buffer[n] = IMUSample(
+                timestampNanos: 1_000_000_000 + UInt64(Double(produced) / rate * 1e9),
+                sequence: UInt64(produced),
+                specificForce: Vector3(0, 0, standardGravity),
+                rotationRate: Vector3(0.001, 0, 0),
+                magneticField: Vector3(0, 20, -40),
+                contents: capabilities.sensors)
+            produced += 1
+            n += 1
+        }
+        return .samples(n)
+    }
+
+    func stop() {}
+}
