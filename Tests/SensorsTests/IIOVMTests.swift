@@ -116,6 +116,9 @@ extension VMTests {
             defer { source.stop() }
             #expect(config.timing == .timer)
             #expect(config.rate == 50)
+            // bmi160 exposes a shared in_mount_matrix (identity on this ACPI-less stub).
+            #expect(source.mountMatrices["accel"] == .identity)
+            #expect(source.mountMatrices["anglvel"] == .identity)
             var buf = [IMUSample](repeating: IMUSample(timestampNanos: 0, sequence: 0, contents: []), count: 1)
             var stamps: [UInt64] = []
             for _ in 0..<10 {

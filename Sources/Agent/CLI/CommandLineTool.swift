@@ -10,6 +10,7 @@ public enum CommandLineTool {
     /// Every sub-command, in the order `--help` lists them. Add new commands here.
     public static let commands: [any Command] = [
         VersionCommand(),
+        ProbeCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -61,6 +61,9 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     private var detectGaps = true
     private var auxiliary: [(type: String, channel: OpaquePointer)] = []
 
+    /// Mount matrices found at `start`, by IIO type (`accel`, `anglvel`, `magn`); absent types use identity.
+    public private(set) var mountMatrices: [String: RotationMatrix] = [:]
+
     /// - Parameters:
     ///   - uri: libiio context URI, `local:` or `ip:<host>` (remote iiod).
     ///   - device: device name, label, id (`iio:device0`) or index.
@@ -152,6 +155,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     private func discoverChannels(_ dev: OpaquePointer, subject: String) throws(SensorError) {
         sensors = []
         auxiliary = []
+        mountMatrices = [:]
         timestampChannel = nil
         let all = IIOContext.channels(dev).filter { !iio_channel_is_output($0) }
         let kinds: [(iio_chan_type, IMUSample.Contents, String, Double)] =
@@ -171,23 +175,35 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
                 throw SensorError(.unsupported, subject: subject, detail: "\(prefix) has \(axes.count) of 3 axes; only 3-axis sensors are supported")
             }
             var matrix = RotationMatrix.identity
-            if let text = IIOContext.read(axes[0].channel, "mount_matrix") ?? IIOContext.read(device: dev, "mount_matrix")
-                ?? IIOContext.read(device: dev, "in_\(prefix)_mount_matrix") {
+            var found = false
+            if let text = Self.mountMatrixText(dev, prefix: prefix, firstAxis: axes[0].channel, among: all) {
                 guard let m = IIOSysfsValues.mountMatrix(text) else {
                     throw SensorError(.invalidData, subject: subject + " \(prefix) mount_matrix", detail: "cannot parse '\(text)'; expected 'a, b, c; d, e, f; g, h, i'")
                 }
                 matrix = m
+                found = true
             }
+            mountMatrices[prefix] = found ? matrix : nil
             sensors.append(VectorSensor(axes: axes, matrix: matrix, unitFactor: factor, content: content))
         }
         guard !sensors.isEmpty else {
             throw SensorError(.unsupported, subject: subject, detail: "no accel, anglvel or magn channels; pick an IMU device ('edgemotion probe' lists them)")
         }
         timestampChannel = all.first(where: { iio_channel_get_type($0) == IIO_TIMESTAMP })
-        for ch in all where ![IIO_ACCEL, IIO_ANGL_VEL, IIO_MAGN, IIO_TIMESTAMP].contains(iio_channel_get_type(ch)) {
+        for ch in all where ![IIO_ACCEL, IIO_ANGL_VEL, IIO_MAGN, IIO_TIMESTAMP].contains(iio_channel_get_type(ch)) && IIOContext.id(ch) != "mount" {
             guard iio_channel_find_attr(ch, "raw") != nil || iio_channel_find_attr(ch, "input") != nil else { continue }
             auxiliary.append((Self.channelType(IIOContext.id(ch)), ch))
         }
+    }
+
+    /// The mount matrix text for a sensor type. The kernel names it `in_<type>_mount_matrix` or
+    /// `in_mount_matrix` (shared); libiio presents those as the attribute `mount_matrix` of the
+    /// type's channels, or as a pseudo-channel `mount` with attribute `matrix`.
+    static func mountMatrixText(_ dev: OpaquePointer, prefix: String, firstAxis: OpaquePointer, among channels: [OpaquePointer]) -> String? {
+        if let t = IIOContext.read(firstAxis, "mount_matrix") { return t }
+        if let ch = channels.first(where: { IIOContext.id($0) == prefix }), let t = IIOContext.read(ch, "mount_matrix") { return t }
+        if let ch = channels.first(where: { IIOContext.id($0) == "mount" }), let t = IIOContext.read(ch, "matrix") { return t }
+        return IIOContext.read(device: dev, "mount_matrix") ?? IIOContext.read(device: dev, "in_mount_matrix")
     }
 
     /// `temp` from `temp`, `pressure` from `pressure0`, `illuminance` from `illuminance_clear`.
