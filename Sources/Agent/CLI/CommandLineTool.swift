@@ -10,6 +10,8 @@ public enum CommandLineTool {
     /// Every sub-command, in the order `--help` lists them. Add new commands here.
     public static let commands: [any Command] = [
         VersionCommand(),
+        RunCommand(),
+        CheckConfigCommand(),
         ProbeCommand(),
     ]
 
