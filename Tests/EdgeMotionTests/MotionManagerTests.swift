@@ -302,7 +302,9 @@ struct MotionManagerTests {
 
     @Test func highRatesReachTheHandlerInGroupsButOneCallPerValue() {
         let source = GatedSource(rate: 1000, count: 2000)
-        let manager = MotionManager(source: source)
+        let manager = MotionManager(service: MotionService(
+            source: source, configuration: MotionService.libraryConfiguration(for: source, rate: 1000)))
+        #expect(abs(manager.accelerometerUpdateInterval - 0.01) < 1e-12)
         let received = Received<AccelerometerData>()
         manager.accelerometerUpdateInterval = 0.001
         manager.startAccelerometerUpdates(to: DispatchQueue(label: "test.fast"), withHandler: received.handler())
