@@ -45,6 +45,6 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
-        .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "MotionCore", "Sensors", "Messaging", "Agent", "CMallocCounter"]),
+        .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
     ]
 )

@@ -17,7 +17,9 @@ import MotionCore
 /// columns exist *and* hold values in the first rows (the activity data keeps empty `gx,gy,gz`
 /// columns when there was no gyroscope); the rate is estimated from the median interval of the
 /// first rows. Reading does not allocate in steady state (zlib streaming into a reused buffer);
-/// reopening the file for a loop does.
+/// reopening the file for a loop does. A malformed row ends playback with a `SensorError` naming
+/// `file:line` (from `init` when it is among the first rows, else from `read`, after the rows
+/// before it have been delivered).
 public final class ReplaySource: IMUSource, @unchecked Sendable {
     /// How fast to play.
     public enum Speed: String, Sendable, Hashable {
@@ -57,6 +59,8 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
     private var startNanos: UInt64 = 0
     private var started = false
     private var running = false
+    /// A reader error met after some samples of a read were ready; thrown by the next read.
+    private var deferredError: SensorError?
 
     /// Opens `path` and reads its first rows. Throws `SensorError` naming the file (and line)
     /// when it is missing, empty, or malformed.
@@ -118,8 +122,25 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
         if speed == .recorded {
             deadline = MonotonicClock.nowNanos() &+ Self.nanoseconds(timeout)
         }
+        if let error = deferredError {
+            deferredError = nil
+            running = false
+            throw error
+        }
         while n < buffer.count {
-            guard let row = try peek() else { break }
+            let next: RecordingRow?
+            do {
+                next = try peek()
+            } catch {
+                // Deliver the good rows first; the error follows on the next call.
+                guard n == 0 else {
+                    deferredError = error
+                    break
+                }
+                running = false
+                throw error
+            }
+            guard let row = next else { break }
             let stamp = timestampNanos(of: row)
             if speed == .recorded {
                 let now = MonotonicClock.nowNanos()

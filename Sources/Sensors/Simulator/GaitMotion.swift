@@ -30,6 +30,10 @@ public struct GaitMotion: Sendable, Hashable {
     public var headingPeriod: Double
     /// Orientation of the device relative to the body frame (sensor → body).
     public var mount: Attitude
+    /// Slow cadence modulation: the step rate is `cadence · (1 + cadenceVariation · sin(2π t / cadenceVariationPeriod))`
+    /// (0 by default: perfectly regular steps). Truth steps follow the modulated phase.
+    public var cadenceVariation = 0.0
+    public var cadenceVariationPeriod = 17.0
 
     public init(
         activity: SimulatedActivity, cadence: Double, bounce: Double, secondHarmonic: Double,
@@ -80,8 +84,15 @@ public struct GaitMotion: Sendable, Hashable {
 }
 
 extension GaitMotion: ScriptedMotion {
+    /// Steps elapsed since local time 0 (fractional): the integral of the modulated cadence.
+    func stepPhase(at t: Double) -> Double {
+        guard cadenceVariation != 0 else { return cadence * t }
+        let w = 2 * Double.pi / cadenceVariationPeriod
+        return cadence * (t + cadenceVariation / w * (1 - (w * t).cos))
+    }
+
     func attitude(at t: Double) -> Quaternion {
-        let theta = 2 * Double.pi * cadence * t
+        let theta = 2 * Double.pi * stepPhase(at: t)
         let body = Attitude(
             roll: rollOscillation * (theta / 2).sin,
             pitch: pitchOscillation * (theta + 0.6).sin,
@@ -91,7 +102,7 @@ extension GaitMotion: ScriptedMotion {
 
     func linearAcceleration(at t: Double) -> Vector3 {
         let g = standardGravity
-        let theta = 2 * Double.pi * cadence * t
+        let theta = 2 * Double.pi * stepPhase(at: t)
         let psi = heading.heading(at: t)
         let vertical = g * (bounce * theta.cos + secondHarmonic * (2 * theta + 0.4).cos
                             + thirdHarmonic * (3 * theta + 0.8).cos)
@@ -102,5 +113,5 @@ extension GaitMotion: ScriptedMotion {
     }
 
     /// One step per vertical-acceleration period; a step completes at each bounce peak.
-    func steps(at t: Double) -> Int { t > 0 ? Int((cadence * t).rounded(.down)) : 0 }
+    func steps(at t: Double) -> Int { t > 0 ? Int(stepPhase(at: t).rounded(.down)) : 0 }
 }

@@ -13,7 +13,8 @@ import MotionCore
 ///
 /// Timing: sample `i` is stamped `startNanos + i · period` on `CLOCK_MONOTONIC`. In real time,
 /// `read` sleeps (`clock_nanosleep`, absolute) until the next sample is due and then returns
-/// every sample that is due; otherwise it fills the whole buffer at once. `read` does not
+/// every sample that is due (a reader late by more than `fifoDepth` samples loses the oldest, as
+/// with a sensor FIFO overrun); otherwise it fills the whole buffer at once. `read` does not
 /// allocate.
 ///
 /// `start`, `read` and `stop` are called from one acquisition thread; `truth(at:)` is a pure
@@ -33,6 +34,7 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     private var periodNanos: Double = 0
     private var nextIndex: UInt64 = 0
     private var running = false
+    private var pendingDiscontinuity = false
     private var random: SimulatorRandom
     private var gyroSigma = 0.0
     private var accelSigma = 0.0
@@ -73,6 +75,7 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             magSigma = 0
         }
         nextIndex = 0
+        pendingDiscontinuity = false
         startNanos = MonotonicClock.nowNanos()
         running = true
         return SourceConfiguration(rate: rate, timing: .simulated, lossless: !options.realTime)
@@ -102,7 +105,13 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             let reached = Swift.max(MonotonicClock.nowNanos(), next)
             let lastDue = UInt64((Double(reached - startNanos) / periodNanos).rounded(.down))
             // At least the sample we waited for, even if rounding put it a hair in the future.
-            let due = lastDue >= nextIndex ? Int(lastDue - nextIndex + 1) : 1
+            var due = lastDue >= nextIndex ? Int(lastDue - nextIndex + 1) : 1
+            if due > options.fifoDepth {
+                // The reader is late beyond the FIFO: the oldest samples are lost.
+                nextIndex = lastDue + 1 - UInt64(options.fifoDepth)
+                due = options.fifoDepth
+                pendingDiscontinuity = true
+            }
             count = Swift.min(count, due)
         }
         for k in 0..<count {
@@ -145,8 +154,13 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             m = truth.magneticField
             if magSigma > 0 { m += random.normalVector(sigma: magSigma) }
         }
+        var flags: IMUSample.Flags = []
+        if pendingDiscontinuity {
+            flags = .discontinuity
+            pendingDiscontinuity = false
+        }
         return IMUSample(timestampNanos: sampleTimeNanos(index), sequence: index, specificForce: f,
-                         rotationRate: w, magneticField: m, contents: contents)
+                         rotationRate: w, magneticField: m, contents: contents, flags: flags)
     }
 
     /// The exact state at `t` seconds since the start (sample `i` is at `i / rate`).

@@ -52,4 +52,18 @@ public struct SimulatedTruth: Sendable, Hashable {
 
     /// The attitude as Core Motion's `Attitude` (ENU reference).
     public var attitudeENU: Attitude { Attitude(quaternion: attitude) }
+
+    /// Linear acceleration in m/s², sensor frame (`q* ⊗ a ⊗ q`).
+    public var sensorFrameLinearAcceleration: Vector3 { attitude.inverseRotate(linearAcceleration) }
+
+    /// Unit "up" in the sensor frame (the direction of gravity's reaction, `q* ⊗ ẑ ⊗ q`).
+    public var sensorFrameUp: Vector3 { attitude.inverseRotate(Vector3(0, 0, 1)) }
+
+    /// Heading of the device's y axis in degrees clockwise from magnetic north, 0–360
+    /// (Core Motion's `heading` in the north-referenced frames).
+    public var heading: Double {
+        let top = attitude.rotate(Vector3(0, 1, 0))
+        let h = Double.atan2(top.x, top.y).degrees
+        return h < 0 ? h + 360 : h
+    }
 }

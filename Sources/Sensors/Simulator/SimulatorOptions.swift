@@ -41,6 +41,10 @@ public struct SimulatorOptions: Sendable {
     public var noiseModel: SimulatorNoise
     /// Highest rate `start` will run, Hz.
     public var maximumRate: Double
+    /// In real time, how many due samples wait for a late reader, like a sensor FIFO; when the
+    /// reader falls further behind, the oldest are lost (a sequence gap, and `.discontinuity` on
+    /// the first sample after it).
+    public var fifoDepth: Int
     /// The simulated world (gravity, geomagnetic field).
     public var earth: SimulatedEarth
 
@@ -54,6 +58,7 @@ public struct SimulatorOptions: Sendable {
         noise: Bool = true,
         noiseModel: SimulatorNoise = .mpu6050Class,
         maximumRate: Double = 8000,
+        fifoDepth: Int = 1024,
         earth: SimulatedEarth = .standard
     ) {
         self.scenario = scenario
@@ -65,6 +70,7 @@ public struct SimulatorOptions: Sendable {
         self.noise = noise
         self.noiseModel = noiseModel
         self.maximumRate = maximumRate
+        self.fifoDepth = Swift.max(1, fifoDepth)
         self.earth = earth
     }
 }

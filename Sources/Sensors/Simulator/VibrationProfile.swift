@@ -42,10 +42,12 @@ public struct VibrationProfile: Sendable, Hashable {
 
     /// Vibration acceleration in m/s², ENU, at `t` seconds.
     func acceleration(at t: Double) -> Vector3 {
-        var a = Vector3.zero
-        for tone in tones {
-            a += tone.amplitude * (tone.omega * t + tone.phase).sin
+        tones.withUnsafeBufferPointer { tones in
+            var a = Vector3.zero
+            for k in 0..<tones.count {
+                a += tones[k].amplitude * (tones[k].omega * t + tones[k].phase).sin
+            }
+            return a
         }
-        return a
     }
 }
