@@ -126,10 +126,10 @@ public final class MotionService: Sendable {
         lifecycle.sync {
             let p = state.withLock { s -> MotionPipeline? in
                 s.pinned = false
-                defer { s.pipeline = nil }
                 return s.pipeline
             }
             p?.stop()
+            state.withLock { s in if let p, s.pipeline === p { s.pipeline = nil } }
         }
     }
 
@@ -206,15 +206,15 @@ public final class MotionService: Sendable {
         let nanos = Int(c.seconds) * 1_000_000_000 + Int(c.attoseconds / 1_000_000_000)
         lifecycle.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
             guard let self else { return }
+            // Runs on `lifecycle`, so no consumer can be added while the pipeline stops.
             let p = self.state.withLock { s -> MotionPipeline? in
                 guard s.epoch == epoch, s.consumers.isEmpty, !s.pinned else { return nil }
-                defer { s.pipeline = nil }
                 return s.pipeline
             }
-            if let p {
-                self.log.info("no consumers; stopping the source", ["source": self.source.capabilities.name])
-                p.stop()
-            }
+            guard let p else { return }
+            self.log.info("no consumers; stopping the source", ["source": self.source.capabilities.name])
+            p.stop()
+            self.state.withLock { s in if s.pipeline === p { s.pipeline = nil } }
         }
     }
 
