@@ -23,7 +23,7 @@ public final class AgentProcess: @unchecked Sendable {
     /// Starts `edgemotion` with `arguments`; its standard output and error go to `logPath`.
     public init(_ arguments: [String]) throws {
         logPath = NSTemporaryDirectory() + "edgemotion-agent-\(UUID().uuidString).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: AgentProcess.executable)
         process.arguments = arguments

@@ -31,7 +31,9 @@ public final class MosquittoBroker: @unchecked Sendable {
     public var logPath: String { directory + "/mosquitto.log" }
 
     private let lock = NSLock()
-    private var process: Process?
+    /// Child process id while running (we spawn and reap it ourselves: Foundation's `Process` inherits
+    /// the test runner's blocked signal mask, so the broker would ignore SIGTERM).
+    private var childPID: pid_t?
 
     private init(port: Int, directory: String) {
         self.port = port
@@ -46,13 +48,14 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Starts a broker on a free loopback port and waits (≤ 5 s) until it accepts TCP connections.
     /// - Parameter extraConfig: extra `mosquitto.conf` lines, e.g. `max_keepalive 10` or
     ///   `retain_available false`.
+    /// - Parameter port: a fixed port (e.g. one a client is already trying), nil for a free one.
     /// - Throws: `MosquittoBrokerError` saying `apt-get install mosquitto` when the broker is missing,
     ///   or quoting the broker's log when it does not come up.
-    public static func start(extraConfig: String = "") throws -> MosquittoBroker {
+    public static func start(extraConfig: String = "", port fixedPort: Int? = nil) throws -> MosquittoBroker {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw MosquittoBrokerError("\(executable) not found: install the broker with `apt-get install mosquitto`")
         }
-        let port = try freeLoopbackPort()
+        let port = try fixedPort ?? freeLoopbackPort()
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("edgemotion-mosquitto-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -112,32 +115,63 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     private func launch() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: MosquittoBroker.executable)
-        p.arguments = ["-c", configPath]
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [String] = [MosquittoBroker.executable, "-c", configPath]
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for a in cArgs { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, MosquittoBroker.executable, &actions, &attr, &cArgs, environ)
+        guard rc == 0 else {
+            throw MosquittoBrokerError("cannot launch \(MosquittoBroker.executable): \(String(cString: strerror(rc))) — `apt-get install mosquitto`")
         }
-        guard let logHandle = FileHandle(forWritingAtPath: logPath) else {
-            throw MosquittoBrokerError("cannot open \(logPath) for the broker log")
-        }
-        logHandle.seekToEndOfFile()
-        p.standardOutput = logHandle
-        p.standardError = logHandle
-        do { try p.run() } catch {
-            throw MosquittoBrokerError("cannot launch \(MosquittoBroker.executable): \(error) — `apt-get install mosquitto`")
-        }
-        lock.withLock { process = p }
+        lock.withLock { childPID = pid }
         let deadline = Date().addingTimeInterval(5)
+        var exitStatus: Int32?
         while Date() < deadline {
             if MosquittoBroker.acceptsConnections(port: port) { return }
-            if !p.isRunning { break }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status; break }
             usleep(20_000)
         }
-        let running = p.isRunning
-        if running { p.terminate() }
+        if exitStatus == nil {
+            Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        lock.withLock { childPID = nil }
         throw MosquittoBrokerError("mosquitto did not accept connections on 127.0.0.1:\(port) within 5 s "
-            + "(\(running ? "still running" : "exited with status \(p.terminationStatus)")). Config \(configPath). Log:\n\(log())")
+            + "(\(exitStatus.map { "exited, wait status \($0)" } ?? "killed")). Config \(configPath). Log:\n\(log())")
+    }
+
+    /// Sends `signal` and waits ≤ `timeout` seconds for the child to exit; returns whether it did.
+    private static func signalAndReap(_ pid: pid_t, _ signal: Int32, timeout: Double) -> Bool {
+        Glibc.kill(pid, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid || r < 0 { return true }
+            if Date() >= deadline { return false }
+            usleep(5_000)
+        }
     }
 
     /// The broker's log so far (stdout + stderr).
@@ -146,30 +180,25 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// The broker process id, or nil when stopped.
-    public var pid: Int32? {
-        lock.withLock { process.flatMap { $0.isRunning ? $0.processIdentifier : nil } }
+    public var pid: Int32? { lock.withLock { childPID } }
+
+    private func takePID() -> pid_t? {
+        lock.withLock { () -> pid_t? in defer { childPID = nil }; return childPID }
     }
 
     /// SIGTERM, wait ≤ 3 s, then SIGKILL. Idempotent.
     public func stop() {
-        guard let p = lock.withLock({ () -> Process? in defer { process = nil }; return process }) else { return }
-        guard p.isRunning else { return }
-        Glibc.kill(p.processIdentifier, SIGCONT)   // a paused broker cannot handle SIGTERM
-        p.terminate()
-        let deadline = Date().addingTimeInterval(3)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning {
-            Glibc.kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+        guard let pid = takePID() else { return }
+        Glibc.kill(pid, SIGCONT)   // a paused broker cannot handle SIGTERM
+        if !MosquittoBroker.signalAndReap(pid, SIGTERM, timeout: 3) {
+            _ = MosquittoBroker.signalAndReap(pid, SIGKILL, timeout: 3)
         }
     }
 
-    /// SIGKILL: the broker dies without closing sessions cleanly.
+    /// SIGKILL: the broker dies at once, without closing client connections cleanly.
     public func kill() {
-        guard let p = lock.withLock({ () -> Process? in defer { process = nil }; return process }) else { return }
-        guard p.isRunning else { return }
-        Glibc.kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        guard let pid = takePID() else { return }
+        _ = MosquittoBroker.signalAndReap(pid, SIGKILL, timeout: 3)
     }
 
     /// SIGSTOP: the broker freezes; TCP connections stay open but nothing is answered.

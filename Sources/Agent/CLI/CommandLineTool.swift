@@ -12,6 +12,10 @@ public enum CommandLineTool {
         VersionCommand(),
         RunCommand(),
         CheckConfigCommand(),
+        FusionCommand(),
+        ClassifyCommand(),
+        ActivityCommand(),
+        StepsCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -60,6 +60,10 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(sourceStatusChanged error: (any Error)?) {
+        // QoS 1 publishes queue inside libmosquitto without bound while offline; a flapping
+        // source during a broker outage must not grow memory. The retained health is re-sent
+        // with the next change once connected.
+        guard client.isConnected else { return }
         var w = JSONWriter(capacity: 512)
         w.beginObject()
         w.field("source", error == nil ? "ok" as StaticString : "failing" as StaticString)

@@ -1,3 +1,4 @@
+import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,6 +59,9 @@ public final class MQTTClient: Sendable {
     private let retainUnavailable = Atomic<Bool>(false)
     private let retainWarningLogged = Atomic<Bool>(false)
     private let thread = Mutex<pthread_t?>(nil)
+    /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
+    /// "certificate verify failed"), appended to the failure's detail.
+    private let lastLibraryMessage = Mutex<String?>(nil)
 
     private let publishedCount = Atomic<Int>(0)
     private let publishFailureCount = Atomic<Int>(0)
@@ -192,6 +196,11 @@ public final class MQTTClient: Sendable {
             client.subscribeAckCount.add(1, ordering: .relaxed)
             client.signal.notifyAll()
         }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard let userdata, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
+            let message = String(cString: text)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
+        }
         mosquitto_message_callback_set(handle) { _, userdata, message in
             guard let userdata, let message else { return }
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee)
@@ -274,6 +283,12 @@ public final class MQTTClient: Sendable {
         thread.withLock { $0 = tid }
     }
 
+    /// `false` once an MQTT 5 broker announced `retain_available = 0` in its CONNACK; libmosquitto then
+    /// clears the retain flag of every publish silently (status, activity and discovery would not persist).
+    /// Always `true` over MQTT 3.1.1, which cannot announce it (mosquitto with `retain_available false`
+    /// then drops 3.1.1 clients that publish retained messages).
+    public var brokerAcceptsRetain: Bool { !retainUnavailable.load(ordering: .relaxed) }
+
     /// Whether CONNACK 0 was received and the connection has not been lost since.
     public var isConnected: Bool { connectedFlag.load(ordering: .acquiring) }
 
@@ -295,6 +310,7 @@ public final class MQTTClient: Sendable {
         while !stopRequested.load(ordering: .acquiring) {
             connectAttemptCount.add(1, ordering: .relaxed)
             refusalCode.store(-1, ordering: .relaxed)
+            lastLibraryMessage.withLock { $0 = nil }
             emit(.connecting(attempt: backoff.failures + 1))
             if options.tls?.insecure == true {
                 logger.warning("connecting with TLS hostname verification DISABLED", ["broker": context])
@@ -308,7 +324,13 @@ public final class MQTTClient: Sendable {
             var failure: MQTTError?
             var connectedAt: UInt64?
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                failure = MQTTError(mosquittoCode: rc, errno: errno, context: context)
+                let err = errno
+                failure = MQTTError(mosquittoCode: rc, errno: err, context: context)
+                // Codes other than MOSQ_ERR_ERRNO do not carry errno; when a system call did fail,
+                // keep the system's words as well.
+                if rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                    failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                }
             } else {
                 let attemptStart = MonotonicClock.nowNanos()
                 while !stopRequested.load(ordering: .acquiring) {
@@ -324,6 +346,9 @@ public final class MQTTClient: Sendable {
                             ? MQTTError(.brokerRefused(code: refused), context: context,
                                         detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s")
                             : MQTTError(mosquittoCode: rc, errno: err, context: context)
+                        if refused < 0 && rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                            failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                        }
                         break
                     }
                     if connectedAt == nil && MonotonicClock.nowNanos() &- attemptStart > connectTimeoutNanos {
@@ -340,7 +365,10 @@ public final class MQTTClient: Sendable {
             signal.notifyAll()
             if let connectedAt, MonotonicClock.nowNanos() &- connectedAt >= stableNanos { backoff.reset() }
             let delay = backoff.nextDelay()
-            let error = failure ?? MQTTError(.connectionLost, context: context)
+            var error = failure ?? MQTTError(.connectionLost, context: context)
+            if let text = lastLibraryMessage.withLock({ $0 }) {
+                error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
+            }
             if wasConnected {
                 logger.warning("connection lost", ["broker": context, "error": error.description,
                                                    "retryInMs": String(delay.milliseconds)])

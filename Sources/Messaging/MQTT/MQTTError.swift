@@ -127,7 +127,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
             case .system(let e): MQTTError.errnoAdvice(e)
             case .hostLookup: "the broker host name could not be resolved; check DNS and the URL"
             case .malformedUTF8: "topics must be valid UTF-8"
-            case .keepalive: "keepalive must be 5…65535 s and not above the broker's max_keepalive"
+            case .keepalive: "no answer to PINGREQ within the keepalive interval: the broker is frozen or the network path died (half-open TCP connection); the client reconnects"
             case .qosNotSupported: "the broker's maximum QoS is lower; lower the QoS in the configuration"
             case .oversizePacket: "the message exceeds the broker's maximum packet size; make batches smaller"
             case .retainNotSupported: "the broker has retain_available false; status and discovery need retain"
@@ -156,6 +156,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
         var text = ""
         if case .system(let e) = kind, let s = strerror(e) { text = String(cString: s) }
         else if let s = mosquitto_strerror(rc) { text = String(cString: s) }
+        if text == "Unknown error." { text = "" }   // libmosquitto 2.0.11 has no text for newer codes
         self.init(kind, context: context, detail: text)
     }
 

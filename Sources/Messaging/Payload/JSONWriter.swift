@@ -147,8 +147,9 @@ public struct JSONWriter: Sendable {
 
     /// A number with at most `fractionDigits` (0…9) digits after the point, rounded half away from
     /// zero, trailing zeros trimmed: `value(0.1, fractionDigits: 3)` → `0.1`, `value(-2.5e-7)` → `0`.
-    /// Magnitudes too large for the fixed form (|v|·10^digits ≥ 9·10¹⁸) use 15 significant digits and an
-    /// exponent. NaN and ±infinity are written as `null`.
+    /// Magnitudes too large for the fixed form (|v|·10^digits ≥ 9·10¹⁸) use 16 significant digits and an
+    /// exponent. NaN and ±infinity are written as `null`. Accuracy: ±0.5·10^-digits plus a few ulps of
+    /// `v` (the scaling is done in Double arithmetic).
     public mutating func value(_ v: Double, fractionDigits: Int = 6) {
         separate()
         needsComma = true
@@ -165,7 +166,7 @@ public struct JSONWriter: Sendable {
             if fraction != 0 {
                 buffer.append(UInt8(ascii: "."))
                 appendDigits(fraction, minimumDigits: digits)
-                while buffer.last == UInt8(ascii: "0") { buffer.removeLast() }
+                trimTrailingZeros()
             }
         } else {
             appendScientific(v)
@@ -220,6 +221,15 @@ public struct JSONWriter: Sendable {
 
     private static func hexDigit(_ n: UInt8) -> UInt8 { n < 10 ? UInt8(ascii: "0") + n : UInt8(ascii: "a") + n - 10 }
 
+    /// Removes trailing `0` digits after a decimal point was written (the caller guarantees a non-zero
+    /// digit before them). Written with an index compare: `buffer.last == x` goes through the generic
+    /// `Optional ==`, which allocates in debug builds.
+    private mutating func trimTrailingZeros() {
+        var end = buffer.count
+        while end > 0 && buffer[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        buffer.removeLast(buffer.count - end)
+    }
+
     /// Appends the decimal digits of `n`, left-padded with zeros to `minimumDigits`.
     private mutating func appendDigits(_ n: UInt64, minimumDigits: Int) {
         var count = 1
@@ -237,7 +247,8 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// `d.dddddddddddddde±x` with 15 significant digits, trailing zeros trimmed.
+    /// `d.ddddddddddddddde±x` with 16 significant digits (truncated, so the text never exceeds the
+    /// magnitude of `v` — rounding up 1.7976931348623157e308 would overflow a reader's Double).
     private mutating func appendScientific(_ v: Double) {
         if v < 0 { buffer.append(UInt8(ascii: "-")) }
         let m = v.magnitude
@@ -245,14 +256,14 @@ public struct JSONWriter: Sendable {
         var mantissa = m / pow(10.0, Double(exponent))
         if mantissa >= 10 { mantissa /= 10; exponent += 1 }
         if mantissa < 1 { mantissa *= 10; exponent -= 1 }
-        var significand = UInt64((mantissa * 1e14).rounded(.toNearestOrAwayFromZero))
-        if significand >= 1_000_000_000_000_000 { significand /= 10; exponent += 1 }
-        appendDigits(significand / 100_000_000_000_000, minimumDigits: 1)
-        let rest = significand % 100_000_000_000_000
+        var significand = UInt64((mantissa * 1e15).rounded(.towardZero))
+        if significand >= 10_000_000_000_000_000 { significand /= 10; exponent += 1 }
+        appendDigits(significand / 1_000_000_000_000_000, minimumDigits: 1)
+        let rest = significand % 1_000_000_000_000_000
         if rest != 0 {
             buffer.append(UInt8(ascii: "."))
-            appendDigits(rest, minimumDigits: 14)
-            while buffer.last == UInt8(ascii: "0") { buffer.removeLast() }
+            appendDigits(rest, minimumDigits: 15)
+            trimTrailingZeros()
         }
         buffer.append(UInt8(ascii: "e"))
         if exponent < 0 { buffer.append(UInt8(ascii: "-")) }
