@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
         .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
         .executable(name: "butterfly", targets: ["butterfly"]),
+        .executable(name: "edgemotion-bench", targets: ["edgemotion-bench"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages)
@@ -41,6 +42,14 @@ let package = Package(
         .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
         .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
         .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
+
+        // MARK: Benchmarks (run on demand: scripts/bench-peers, scripts/fleet-sim; see docs/performance.md)
+        /// Stage costs, allocation counts and a latency subscriber. Links the malloc interposer, so it
+        /// is a separate executable, never part of `edgemotion`. Build with `-Xswiftc -enable-testing`
+        /// (it drives the internal MotionProcessor and encoders through `@testable import`).
+        .executableTarget(name: "edgemotion-bench",
+                          dependencies: ["EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
+                          path: "Sources/Benchmarks"),
 
         // MARK: Test support
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.
