@@ -42,6 +42,7 @@ public final class MotionService: Sendable {
     }
 
     private let state = Mutex<State>(State())
+    private let activityEngineStorage = Mutex<ActivityEngine?>(nil)
 
     /// A service for `source`. `configuration` defaults to `libraryConfiguration(for:)`: every
     /// static stream off, the source at up to 200 Hz. `outputs` are static consumers that
@@ -107,6 +108,32 @@ public final class MotionService: Sendable {
         var frames: [AttitudeReferenceFrame] = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical]
         if configuration.declination != nil { frames.append(.xTrueNorthZVertical) }
         return frames
+    }
+
+    // MARK: Activity
+
+    /// The source's activity engine (activity detection, step counting, history), created on
+    /// first use with an in-memory history unless `useActivityHistory(_:)` chose a store first.
+    public var activityEngine: ActivityEngine {
+        activityEngineStorage.withLock { e in
+            if let e { return e }
+            let engine = ActivityEngine(service: self)
+            e = engine
+            return engine
+        }
+    }
+
+    /// Makes the activity engine keep its history in `history` (e.g. the agent's SQLite
+    /// `ActivityHistoryStore`). Call before the first activity or pedometer client; returns the
+    /// engine (the existing one if it was already created).
+    @discardableResult
+    public func useActivityHistory(_ history: any ActivityHistoryStoring) -> ActivityEngine {
+        activityEngineStorage.withLock { e in
+            if let e { return e }
+            let engine = ActivityEngine(service: self, history: history)
+            e = engine
+            return engine
+        }
     }
 
     // MARK: Life cycle
@@ -191,12 +218,16 @@ public final class MotionService: Sendable {
     private func ensurePipeline() throws -> MotionPipeline {
         if let p = state.withLock({ $0.pipeline }) { return p }
         let p = MotionPipeline(source: source, configuration: configuration, outputs: staticOutputs)
+        // Consumers first: the processing thread applies them before its first drain, so a fast
+        // (replayed) source loses no sample to the attach.
+        var attached: [UInt64: PipelineConsumerID] = [:]
+        for (key, c) in state.withLock({ $0.consumers }) {
+            attached[key] = p.addConsumer(c.output, schedule: c.schedule)
+        }
         try p.start()
         state.withLock { s in
             s.pipeline = p
-            for (key, c) in s.consumers {
-                s.consumers[key]?.pipelineID = p.addConsumer(c.output, schedule: c.schedule)
-            }
+            for (key, id) in attached { s.consumers[key]?.pipelineID = id }
         }
         return p
     }
