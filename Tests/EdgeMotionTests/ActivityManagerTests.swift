@@ -10,11 +10,14 @@ import Sensors
 @testable import EdgeMotion
 
 /// The simulator, as fast as the pipeline takes samples, ending after `seconds` of simulated
-/// time (the simulator itself never ends).
+/// time (the simulator itself never ends). Nothing flows before `open()`, so every handler is
+/// registered before the first sample.
 final class FiniteSimulation: IMUSource, @unchecked Sendable {
     let inner: SimulatedIMU
     let count: Int
     private var produced = 0
+    private let gate = Atomic<Bool>(false)
+    func open() { gate.store(true, ordering: .releasing) }
     var capabilities: SourceCapabilities { inner.capabilities }
 
     init(_ scenario: String, seconds: Double, rate: Double = 50, sensors: IMUSample.Contents = .all) {
@@ -26,6 +29,10 @@ final class FiniteSimulation: IMUSource, @unchecked Sendable {
 
     func start(requestedRate: Double) throws -> SourceConfiguration { try inner.start(requestedRate: requestedRate) }
     func read(into buffer: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
+        guard gate.load(ordering: .acquiring) else {
+            usleep(1000)
+            return .timeout
+        }
         guard produced < count else { return .endOfStream }
         let n = min(buffer.count, count - produced)
         let result = try inner.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<n]), timeout: timeout)
@@ -63,6 +70,7 @@ struct ActivityManagerTests {
         let seen = Mutex<[MotionActivity]>([])
         let queue = DispatchQueue(label: "test.activity")
         manager.startActivityUpdates(to: queue) { a in if let a { seen.withLock { $0.append(a) } } }
+        source.open()
         #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(60)) == true)
         queue.sync {}
         let live = seen.withLock { $0 }
@@ -95,6 +103,7 @@ struct ActivityManagerTests {
         let start = wide.from
         pedometer.startUpdates(from: start, to: queue) { d, e in if let d { updates.withLock { $0.append(d) } } }
         pedometer.startEventUpdates(to: queue) { e, _ in if let e { events.withLock { $0.append(e) } } }
+        source.open()
         #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(60)) == true)
         queue.sync {}
         let truth = SimulatedIMU.truth(of: source.inner.scenario, at: 80).steps   // the scripted steps
@@ -121,6 +130,7 @@ struct ActivityManagerTests {
         service.useActivityHistory(store)
         let manager = MotionActivityManager(service: service)
         manager.startActivityUpdates(to: DispatchQueue(label: "test.sqlite")) { _ in }
+        source.open()
         #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(60)) == true)
         let fromManager = try await manager.activities(from: wide.from, to: wide.to)
         #expect(fromManager.map(\.primary).contains(.walking))
@@ -136,7 +146,9 @@ struct ActivityManagerTests {
         let source = FiniteSimulation("walking", seconds: 40)
         let manager = MotionActivityManager(service: source.service())
         var received: [MotionActivity] = []
-        for await a in manager.activityUpdates() {
+        let updates = manager.activityUpdates()
+        source.open()
+        for await a in updates {
             received.append(a)
             manager.stopActivityUpdates()
         }
