@@ -47,12 +47,21 @@ public final class MotionService: Sendable {
     /// A service for `source`. `configuration` defaults to `libraryConfiguration(for:)`: every
     /// static stream off, the source at up to 200 Hz. `outputs` are static consumers that
     /// receive the configuration's streams (the agent's publisher).
+    ///
+    /// Create one service per source: a source has one reader. Later `shared(for:)` calls (and
+    /// `MotionManager(source:)`, `SensorRecorder(source:)`, …) return this one while it lives.
     public init(source: any IMUSource, configuration: PipelineConfiguration? = nil,
                 outputs: [any PipelineOutput] = [], idleTimeout: Duration = .seconds(1)) {
         self.source = source
         self.configuration = configuration ?? Self.libraryConfiguration(for: source)
         self.staticOutputs = outputs
         self.idleTimeout = idleTimeout
+        // The first service of a source is the one `shared(for:)` hands out, so a
+        // `MotionManager(source:)` joins a pipeline built with an explicit configuration.
+        Self.registry.withLock { table in
+            let key = ObjectIdentifier(source)
+            if table[key]?.service == nil { table[key] = WeakService(service: self) }
+        }
     }
 
     /// The default configuration of a library client: the source at 200 Hz (or its maximum),
@@ -73,14 +82,15 @@ public final class MotionService: Sendable {
     /// The service of `source`, created on first use: every `MotionManager(source:)` of the
     /// same source object shares one pipeline. Lives as long as a manager holds it.
     public static func shared(for source: any IMUSource) -> MotionService {
-        registry.withLock { table in
-            let key = ObjectIdentifier(source)
-            if let existing = table[key]?.service { return existing }
+        let key = ObjectIdentifier(source)
+        if let existing = registry.withLock({ table -> MotionService? in
             table = table.filter { $0.value.service != nil }
-            let service = MotionService(source: source)
-            table[key] = WeakService(service: service)
-            return service
+            return table[key]?.service
+        }) {
+            return existing
         }
+        let created = MotionService(source: source)   // registers itself unless another won the race
+        return registry.withLock { $0[key]?.service } ?? created
     }
 
     // MARK: Facts about the source
