@@ -16,6 +16,7 @@ public enum CommandLineTool {
         ClassifyCommand(),
         ActivityCommand(),
         StepsCommand(),
+        ProbeCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {
