@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
         .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
         .executable(name: "butterfly", targets: ["butterfly"]),
+        .executable(name: "activity-logger", targets: ["activity-logger"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages)
@@ -41,6 +42,7 @@ let package = Package(
         .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
         .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
         .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
+        .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/ActivityLogger"),
 
         // MARK: Test support
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.

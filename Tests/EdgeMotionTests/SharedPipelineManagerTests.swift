@@ -69,3 +69,18 @@ struct SharedPipelineManagerTests {
         b.stopAccelerometerUpdates()
     }
 }
+
+@Suite("MotionService registry")
+struct MotionServiceRegistryManagerTests {
+    @Test func aManagerOnTheSourceOfAnExplicitServiceJoinsThatService() {
+        let source = GatedSource(rate: 400)
+        let explicit = MotionService(source: source, configuration: MotionService.libraryConfiguration(for: source, rate: 400))
+        let joined = MotionManager(source: source)
+        #expect(joined.service === explicit)
+        #expect(abs(joined.accelerometerUpdateInterval - 0.01) < 1e-12)
+        joined.accelerometerUpdateInterval = 0
+        joined.accelerometerUpdateInterval = 1.0 / 400   // the explicit 400 Hz, not the 200 Hz default
+        #expect(abs(joined.accelerometerUpdateInterval - 0.0025) < 1e-12)
+        #expect(SensorRecorder(source: source).service === explicit)
+    }
+}
