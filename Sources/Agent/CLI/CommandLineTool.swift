@@ -13,6 +13,7 @@ public enum CommandLineTool {
         RunCommand(),
         CheckConfigCommand(),
         FusionCommand(),
+        CalibrateCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

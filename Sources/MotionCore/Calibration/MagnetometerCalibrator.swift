@@ -112,7 +112,7 @@ public struct MagnetometerCalibrator: Sendable {
             verdict = .poor
         }
         if coverage < 0.75 { advice += "turn the device through more orientations (coverage \(Int((coverage * 100).rounded())) %); " }
-        if residual >= 0.02 { advice += "keep away from metal and magnets while calibrating (residual \(Int((residual * 1000).rounded()) / 10) %); " }
+        if residual >= 0.02 { advice += "keep away from metal and magnets while calibrating (residual \(Double(Int((residual * 1000).rounded())) / 10) %); " }
         return Result(offset: offset, softIron: w, fieldStrength: radius, coverage: coverage, residual: residual,
                       verdict: verdict, advice: advice.isEmpty ? "none" : String(advice.dropLast(2)))
     }
