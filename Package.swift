@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .library(name: "EdgeMotion", targets: ["EdgeMotion"]),
         .executable(name: "edgemotion", targets: ["edgemotion"]),
+        .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
+        .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
+        .executable(name: "butterfly", targets: ["butterfly"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages)
@@ -32,6 +35,13 @@ let package = Package(
         .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "CYAML"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
 
+        // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)
+        /// `--duration`, `--scenario`, `--replay` for every example.
+        .target(name: "ExampleSupport", dependencies: ["EdgeMotion"], path: "Examples/Support"),
+        .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
+        .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
+        .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
+
         // MARK: Test support
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.
         .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
@@ -45,6 +55,6 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
-        .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter"]),
+        .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
     ]
 )

@@ -10,9 +10,13 @@ public enum CommandLineTool {
     /// Every sub-command, in the order `--help` lists them. Add new commands here.
     public static let commands: [any Command] = [
         VersionCommand(),
+        RunCommand(),
+        CheckConfigCommand(),
+        FusionCommand(),
         ClassifyCommand(),
         ActivityCommand(),
         StepsCommand(),
+        ProbeCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

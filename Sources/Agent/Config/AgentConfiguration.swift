@@ -1,0 +1,51 @@
+/// The agent's whole configuration: the root of the YAML file (`config/edgemotion.yaml` documents
+/// every key). Every section has defaults, so an empty file is a valid configuration.
+public struct AgentConfiguration: Sendable, Equatable {
+    /// `device:` — identity used in topics and `meta`.
+    public var device: DeviceSettings
+    /// `source:` — where IMU samples come from.
+    public var source: SourceSettings
+    /// `streams:` — which streams are published, at what rates.
+    public var streams: StreamSettingsSet
+    /// `fusion:` — attitude filter and reference frame.
+    public var fusion: FusionSettings
+    /// `mqtt:` — broker connection and topics.
+    public var mqtt: MQTTSettings
+    /// `logging:` — log threshold.
+    public var logging: LoggingSettings
+    /// `state_directory:` — where the agent keeps calibration and other state (path).
+    public var stateDirectory: String
+    /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
+    public var sourceFile: String?
+
+    public init(
+        device: DeviceSettings = DeviceSettings(),
+        source: SourceSettings = SourceSettings(),
+        streams: StreamSettingsSet = StreamSettingsSet(),
+        fusion: FusionSettings = FusionSettings(),
+        mqtt: MQTTSettings = MQTTSettings(),
+        logging: LoggingSettings = LoggingSettings(),
+        stateDirectory: String = AgentConfiguration.defaultStateDirectory,
+        sourceFile: String? = nil
+    ) {
+        self.device = device
+        self.source = source
+        self.streams = streams
+        self.fusion = fusion
+        self.mqtt = mqtt
+        self.logging = logging
+        self.stateDirectory = stateDirectory
+        self.sourceFile = sourceFile
+    }
+
+    /// Default for `state_directory`.
+    public static let defaultStateDirectory = "/var/lib/edgemotion"
+
+    /// Every default: simulator at 200 Hz, all streams on, no broker.
+    public static let `default` = AgentConfiguration()
+
+    /// `mqtt.topic_prefix` with `{device_id}` replaced by `device.resolvedID()`.
+    public var resolvedTopicPrefix: String {
+        mqtt.resolvedTopicPrefix(deviceID: device.resolvedID())
+    }
+}

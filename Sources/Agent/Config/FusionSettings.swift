@@ -1,0 +1,23 @@
+import MotionCore
+
+/// `fusion:` — sensor fusion.
+public struct FusionSettings: Sendable, Equatable {
+    /// `filter`: attitude filter name; `default` lets the pipeline choose.
+    public var filter: String
+    /// `reference_frame`: Core Motion reference frame name (`xArbitraryCorrectedZVertical`, …).
+    public var referenceFrame: AttitudeReferenceFrame
+    /// `latitude`: degrees north, −90…90 (needed for `xTrueNorthZVertical`).
+    public var latitude: Double?
+    /// `longitude`: degrees east, −180…180 (needed for `xTrueNorthZVertical`).
+    public var longitude: Double?
+    /// `altitude_m`: metres above sea level.
+    public var altitudeMeters: Double?
+
+    public init(filter: String = "default", referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical, latitude: Double? = nil, longitude: Double? = nil, altitudeMeters: Double? = nil) {
+        self.filter = filter
+        self.referenceFrame = referenceFrame
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeMeters = altitudeMeters
+    }
+}

@@ -1,0 +1,26 @@
+/// `source.iio:` — a Linux Industrial I/O device through libiio.
+public struct IIOSettings: Sendable, Equatable {
+    /// Values `trigger` accepts.
+    public static let triggers = ["own", "hrtimer", "none"]
+
+    /// `uri`: libiio context URI (`local:`, `ip:192.168.1.5`, …).
+    public var uri: String
+    /// `device`: IIO device name, label or index (`iio:device0` or `0`); `nil` picks the first
+    /// device with an accelerometer.
+    public var device: String?
+    /// `trigger`: `own` (the device's data-ready trigger), `hrtimer` (a software timer trigger),
+    /// or `none` (poll channels).
+    public var trigger: String
+    /// `buffer`: read through the IIO buffer (false: read sysfs channel by channel).
+    public var buffer: Bool
+    /// `buffer_length`: samples per IIO buffer refill, 1…65536.
+    public var bufferLength: Int
+
+    public init(uri: String = "local:", device: String? = nil, trigger: String = "own", buffer: Bool = true, bufferLength: Int = 64) {
+        self.uri = uri
+        self.device = device
+        self.trigger = trigger
+        self.buffer = buffer
+        self.bufferLength = bufferLength
+    }
+}

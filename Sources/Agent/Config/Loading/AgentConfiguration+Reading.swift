@@ -1,0 +1,23 @@
+extension AgentConfiguration {
+    /// Keys allowed at the top level of the file.
+    static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory"]
+
+    /// Reads the whole file from its root node (`nil` for an empty file), then runs the checks
+    /// that involve several keys.
+    init(reading root: YAMLNode?, with reader: inout ConfigReader) {
+        self.init()
+        if let root, !root.isNull, case .scalar = root.content {
+            reader.report("", at: root.mark, "expected 'key: value' lines at the top level (\(AgentConfiguration.keys.joined(separator: ", "))), found \(root.summary)")
+            return
+        }
+        let top = reader.section(root, path: "", keys: AgentConfiguration.keys)
+        device = DeviceSettings(reading: reader.section(top?["device"], path: "device", keys: DeviceSettings.keys), with: &reader)
+        source = SourceSettings(reading: reader.section(top?["source"], path: "source", keys: SourceSettings.keys), with: &reader)
+        streams = StreamSettingsSet(reading: reader.section(top?["streams"], path: "streams", keys: StreamSettingsSet.keys), with: &reader)
+        fusion = FusionSettings(reading: reader.section(top?["fusion"], path: "fusion", keys: FusionSettings.keys), with: &reader)
+        mqtt = MQTTSettings(reading: reader.section(top?["mqtt"], path: "mqtt", keys: MQTTSettings.keys), with: &reader)
+        logging = LoggingSettings(reading: reader.section(top?["logging"], path: "logging", keys: LoggingSettings.keys), with: &reader)
+        stateDirectory = reader.string(top, "state_directory", default: AgentConfiguration.defaultStateDirectory)
+        checkCombinations(with: &reader)
+    }
+}

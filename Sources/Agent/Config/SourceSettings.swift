@@ -1,0 +1,40 @@
+/// `source:` — where samples come from and how fast.
+public struct SourceSettings: Sendable, Equatable {
+    /// `source.type`.
+    public var kind: SourceKind
+    /// `source.rate`: requested output data rate in Hz, 0 < rate ≤ 10000. Hardware may round it
+    /// up to a supported rate.
+    public var rate: Double
+    /// `source.simulator` (used when `kind == .simulator`).
+    public var simulator: SimulatorSettings
+    /// `source.replay` (used when `kind == .replay`).
+    public var replay: ReplaySettings
+    /// `source.iio` (used when `kind == .iio`).
+    public var iio: IIOSettings
+    /// `source.i2c` (used when `kind == .i2c`).
+    public var i2c: I2CSettings
+    /// `source.data_ready`: GPIO line wired to the sensor's data-ready pin; `nil` means none
+    /// (samples are paced by a timer).
+    public var dataReady: DataReadySettings?
+
+    /// Highest accepted `source.rate`, Hz.
+    public static let maximumRate = 10_000.0
+
+    public init(
+        kind: SourceKind = .simulator,
+        rate: Double = 200,
+        simulator: SimulatorSettings = SimulatorSettings(),
+        replay: ReplaySettings = ReplaySettings(),
+        iio: IIOSettings = IIOSettings(),
+        i2c: I2CSettings = I2CSettings(),
+        dataReady: DataReadySettings? = nil
+    ) {
+        self.kind = kind
+        self.rate = rate
+        self.simulator = simulator
+        self.replay = replay
+        self.iio = iio
+        self.i2c = i2c
+        self.dataReady = dataReady
+    }
+}

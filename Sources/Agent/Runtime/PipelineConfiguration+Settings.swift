@@ -1,0 +1,24 @@
+import EdgeMotion
+import MotionCore
+
+extension StreamSchedule {
+    /// The pipeline schedule of one configured stream (`rate: 0` means the source rate).
+    init(_ s: StreamSettings) {
+        self.init(enabled: s.enabled, rate: s.rate, publishRate: s.publishRate)
+    }
+}
+
+extension PipelineConfiguration {
+    /// The pipeline configuration the agent's config file describes.
+    init(_ c: AgentConfiguration) {
+        self.init(
+            requestedRate: c.source.rate,
+            accelerometer: StreamSchedule(c.streams.accelerometer),
+            gyroscope: StreamSchedule(c.streams.gyroscope),
+            magnetometer: StreamSchedule(c.streams.magnetometer),
+            motion: StreamSchedule(c.streams.motion),
+            filter: AttitudeFilterKind(rawValue: c.fusion.filter) ?? .default,
+            referenceFrame: c.fusion.referenceFrame,
+            declination: nil)
+    }
+}

@@ -1,0 +1,47 @@
+import MotionCore
+import Sensors
+
+/// Builds the configured `IMUSource`.
+enum SourceFactory {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func makeSource(_ settings: SourceSettings, configurationFile: String?) throws -> any IMUSource {
+        switch settings.kind {
+        case .simulator:
+            let s = settings.simulator
+            guard let scenario = SimulationScenario(named: s.scenario) else {
+                throw Failure(description: "source.simulator.scenario: unknown scenario '\(s.scenario)'; use one of \(SimulationScenario.names.joined(separator: ", "))")
+            }
+            let bias = s.gyroBiasDegreesPerSecond.radians
+            return SimulatedIMU(options: SimulatorOptions(
+                scenario: scenario, seed: s.seed, realTime: s.realTime,
+                includeGyroscope: s.gyroscope, includeMagnetometer: s.magnetometer,
+                gyroBias: Vector3(bias, -0.6 * bias, 0.4 * bias), noise: s.noise))
+        case .replay:
+            guard let file = settings.replay.file else {
+                throw Failure(description: "source.replay.file: a replay source needs a recording; set source.replay.file")
+            }
+            let path = resolve(file, relativeTo: configurationFile)
+            return try ReplaySource(path: path, speed: settings.replay.speed == .max ? .asFastAsPossible : .recorded,
+                                    loop: settings.replay.loop)
+        case .iio, .i2c:
+            throw Failure(description: "source.type: '\(settings.kind.rawValue)' is not available in this build yet")
+        }
+    }
+
+    /// Relative paths in a config file are relative to the directory the agent runs in; a path
+    /// that does not exist there is tried relative to the config file's directory.
+    static func resolve(_ path: String, relativeTo configurationFile: String?) -> String {
+        guard !path.hasPrefix("/"), let config = configurationFile else { return path }
+        var st = stat()
+        if stat(path, &st) == 0 { return path }
+        let dir = config.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return dir.isEmpty ? path : dir + "/" + path
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

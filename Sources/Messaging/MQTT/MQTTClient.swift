@@ -1,0 +1,572 @@
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMosquitto
+import Logging
+import Synchronization
+
+/// One MQTT connection over libmosquitto, with its own network thread that never gives up.
+///
+/// Life cycle: `init(options:)` → set callbacks → `subscribe(_:qos:)` (optional, renewed on every
+/// connection) → `start()` → `publish(…)` from any thread → `disconnect(timeout:)`.
+/// A started client stays alive (its network thread holds it) until `disconnect(timeout:)`.
+///
+/// Why our own thread instead of `mosquitto_loop_start`: libmosquitto 2.0.11's `loop_forever` (and so
+/// the `loop_start` thread) returns for good on "fatal" errors (NOMEM, PROTOCOL, TLS, AUTH, EAI, …),
+/// after which every publish fails with `MOSQ_ERR_NO_CONN` silently; its built-in backoff is quadratic
+/// and unjittered. Our thread runs `mosquitto_loop` and treats *any* error as "back off with full
+/// jitter, then `mosquitto_connect_async` again".
+///
+/// Threading: `publish`, `subscribe`, `isConnected`, `statistics` and `disconnect` are safe from any
+/// thread. Callbacks run on the network thread and must stay tiny (copy and hand off; never block,
+/// never call `disconnect` from them).
+public final class MQTTClient: Sendable {
+    /// The options this client was created with.
+    public let options: MQTTConnectionOptions
+    private let logger = Logger(label: "mqtt")
+    private let context: String
+
+    /// `struct mosquitto *`. Only the network thread connects/loops/destroys it; `publish` and
+    /// `subscribe` use it under `handleState`'s lock, which also records whether it is still alive.
+    nonisolated(unsafe) private let handle: OpaquePointer
+
+    private struct HandleState {
+        var alive = true
+        /// Message ids of QoS ≥ 1 publishes not yet acknowledged (PUBACK / PUBCOMP).
+        var outstanding = Set<Int32>(minimumCapacity: 256)
+        var subscriptions: [(pattern: String, qos: Int32)] = []
+    }
+    private let handleState = Mutex(HandleState())
+
+    private struct Callbacks {
+        var onMessage: (@Sendable (MQTTMessage) -> Void)?
+        var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)?
+        var onPublishAcknowledged: (@Sendable (Int32) -> Void)?
+    }
+    private let callbacks = Mutex(Callbacks())
+
+    private let signal = ChangeSignal()
+    private let connectedFlag = Atomic<Bool>(false)
+    private let startedFlag = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
+    private let threadExited = Atomic<Bool>(false)
+    /// Monotonic ns by which the network thread must have flushed its DISCONNECT and exited.
+    private let stopDeadline = Atomic<UInt64>(0)
+    /// CONNACK / reason code of the current attempt when the broker refused it (-1: none).
+    private let refusalCode = Atomic<Int32>(-1)
+    /// Set from the MQTT 5 CONNACK property `retain_available`; libmosquitto then clears retain silently.
+    private let retainUnavailable = Atomic<Bool>(false)
+    private let retainWarningLogged = Atomic<Bool>(false)
+    private let thread = Mutex<pthread_t?>(nil)
+    /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
+    /// "certificate verify failed"), appended to the failure's detail.
+    private let lastLibraryMessage = Mutex<String?>(nil)
+
+    private let publishedCount = Atomic<Int>(0)
+    private let publishFailureCount = Atomic<Int>(0)
+    private let acknowledgedCount = Atomic<Int>(0)
+    private let receivedCount = Atomic<Int>(0)
+    private let connectAttemptCount = Atomic<Int>(0)
+    private let connectionCount = Atomic<Int>(0)
+    private let subscribeAckCount = Atomic<Int>(0)
+
+    // MARK: Set-up
+
+    /// Creates the libmosquitto handle and applies will, credentials, TLS and protocol options.
+    /// Does not touch the network; call `start()`.
+    /// The corresponding C functions are `mosquitto_new`, `mosquitto_will_set`,
+    /// `mosquitto_username_pw_set`, `mosquitto_tls_set`, `mosquitto_tls_opts_set`,
+    /// `mosquitto_tls_insecure_set`, `mosquitto_int_option`, `mosquitto_threaded_set`.
+    public init(options: MQTTConnectionOptions) throws(MQTTError) {
+        try options.validate()
+        MosquittoLibrary.ensureInitialized()
+        let ctx = options.address.hostPort
+        self.options = options
+        self.context = ctx
+
+        errno = 0
+        let created = options.clientID.isEmpty
+            ? mosquitto_new(nil, options.cleanSession, nil)
+            : mosquitto_new(options.clientID, options.cleanSession, nil)
+        guard let created else {
+            throw MQTTError(errno == ENOMEM ? .outOfMemory : .invalidOptions, context: ctx,
+                            detail: "mosquitto_new failed for client id \"\(options.clientID)\"")
+        }
+        handle = created
+
+        do throws(MQTTError) {
+            try MQTTClient.configure(created, options: options, context: ctx, logger: logger)
+        } catch {
+            mosquitto_destroy(created)
+            handleState.withLock { $0.alive = false }
+            throw error
+        }
+        installCallbacks()
+    }
+
+    deinit {
+        // A started client is retained by its network thread, which destroys the handle itself;
+        // here we only clean up a client that never ran.
+        let alive = handleState.withLock { st -> Bool in
+            let a = st.alive
+            st.alive = false
+            return a
+        }
+        if alive { mosquitto_destroy(handle) }
+    }
+
+    private static func configure(_ h: OpaquePointer, options: MQTTConnectionOptions, context ctx: String,
+                                  logger: Logger) throws(MQTTError) {
+        func check(_ rc: Int32, _ what: String) throws(MQTTError) {
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                var e = MQTTError(mosquittoCode: rc, errno: errno, context: ctx)
+                e.detail = what + (e.detail.isEmpty ? "" : ": " + e.detail)
+                throw e
+            }
+        }
+        try check(mosquitto_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, options.protocolVersion.mosquittoValue),
+                  "setting the protocol version")
+        _ = mosquitto_int_option(h, MOSQ_OPT_TCP_NODELAY, 1)
+        try check(mosquitto_threaded_set(h, true), "mosquitto_threaded_set")
+
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes { p in
+                mosquitto_will_set(h, will.topic, Int32(p.count), p.baseAddress, Int32(will.qos), will.retain)
+            }
+            try check(rc, "setting the will on \(will.topic)")
+        }
+        if let user = options.username {
+            try check(mosquitto_username_pw_set(h, user, options.password), "setting username/password")
+        }
+        if options.address.useTLS {
+            var tls = options.tls ?? MQTTTLSOptions()
+            if tls.caFile == nil && tls.caPath == nil { tls.caPath = "/etc/ssl/certs" }
+            try check(mosquitto_tls_set(h, tls.caFile, tls.caPath, tls.certFile, tls.keyFile, nil),
+                      "mosquitto_tls_set (caFile \(tls.caFile ?? "-"), caPath \(tls.caPath ?? "-"), certFile \(tls.certFile ?? "-"), keyFile \(tls.keyFile ?? "-"); do the files exist and are they readable?)")
+            try check(mosquitto_tls_opts_set(h, 1, tls.version ?? "tlsv1.2", tls.ciphers),
+                      "mosquitto_tls_opts_set (version \(tls.version ?? "tlsv1.2"), ciphers \(tls.ciphers ?? "default"))")
+            if tls.insecure {
+                try check(mosquitto_tls_insecure_set(h, true), "mosquitto_tls_insecure_set")
+                logger.warning("TLS hostname verification DISABLED (tls insecure: true) — anyone can impersonate the broker; use only for tests",
+                               ["broker": ctx])
+            }
+        }
+    }
+
+    // MARK: Callbacks (set before start; called on the network thread)
+
+    /// Called for every received message on the network thread. Keep it tiny.
+    public var onMessage: (@Sendable (MQTTMessage) -> Void)? {
+        get { callbacks.withLock { $0.onMessage } }
+        set { callbacks.withLock { $0.onMessage = newValue } }
+    }
+
+    /// Called on every connection state change, on the network thread (`.stopped` on the caller of
+    /// `disconnect`).
+    public var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)? {
+        get { callbacks.withLock { $0.onConnectionChange } }
+        set { callbacks.withLock { $0.onConnectionChange = newValue } }
+    }
+
+    /// Called with the message id when a publish completed: QoS 0 written to the socket, QoS 1 PUBACK,
+    /// QoS 2 PUBCOMP. On the network thread.
+    public var onPublishAcknowledged: (@Sendable (Int32) -> Void)? {
+        get { callbacks.withLock { $0.onPublishAcknowledged } }
+        set { callbacks.withLock { $0.onPublishAcknowledged = newValue } }
+    }
+
+    private func installCallbacks() {
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_v5_callback_set(handle) { _, userdata, rc, _, props in
+            guard let userdata else { return }
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleConnack(rc, props)
+        }
+        mosquitto_disconnect_v5_callback_set(handle) { _, userdata, _, _ in
+            guard let userdata else { return }
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().connectedFlag.store(false, ordering: .releasing)
+        }
+        mosquitto_publish_callback_set(handle) { _, userdata, mid in
+            guard let userdata else { return }
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handlePublished(mid)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, userdata, _, _, _ in
+            guard let userdata else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue()
+            client.subscribeAckCount.add(1, ordering: .relaxed)
+            client.signal.notifyAll()
+        }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard let userdata, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
+            let message = String(cString: text)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
+        }
+        mosquitto_message_callback_set(handle) { _, userdata, message in
+            guard let userdata, let message else { return }
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee)
+        }
+    }
+
+    private func handleConnack(_ rc: Int32, _ props: OpaquePointer?) {
+        guard rc == 0 else {
+            refusalCode.store(rc, ordering: .relaxed)
+            return
+        }
+        if let props {
+            var available: UInt8 = 1
+            if mosquitto_property_read_byte(props, 37 /* MQTT_PROP_RETAIN_AVAILABLE */, &available, false) != nil {
+                retainUnavailable.store(available == 0, ordering: .relaxed)
+            }
+        }
+        let n = connectionCount.add(1, ordering: .relaxed).newValue
+        connectedFlag.store(true, ordering: .releasing)
+        // Clean sessions forget subscriptions: renew them on every connection.
+        let subs = handleState.withLock { $0.subscriptions }
+        for s in subs {
+            let rc = mosquitto_subscribe(handle, nil, s.pattern, s.qos)
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                logger.warning("subscribe failed", ["broker": context, "pattern": s.pattern,
+                                                    "error": MQTTError(mosquittoCode: rc, context: context).description])
+            }
+        }
+        logger.info(n == 1 ? "connected" : "reconnected", ["broker": context, "clientID": options.clientID])
+        signal.notifyAll()
+        emit(.connected)
+    }
+
+    private func handlePublished(_ mid: Int32) {
+        acknowledgedCount.add(1, ordering: .relaxed)
+        let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
+        if removed { signal.notifyAll() }
+        if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) { cb(mid) }
+    }
+
+    private func handleMessage(_ m: mosquitto_message) {
+        receivedCount.add(1, ordering: .relaxed)
+        guard let cb = callbacks.withLock({ $0.onMessage }) else { return }
+        let topic = m.topic.map { String(cString: $0) } ?? ""
+        let payload: [UInt8] = m.payloadlen > 0 && m.payload != nil
+            ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen)))
+            : []
+        cb(MQTTMessage(topic: topic, payload: payload, qos: Int(m.qos), retain: m.retain))
+    }
+
+    private func emit(_ state: MQTTConnectionState) {
+        if let cb = callbacks.withLock({ $0.onConnectionChange }) { cb(state) }
+    }
+
+    // MARK: Running
+
+    /// Starts the network thread, which connects (`mosquitto_connect_async`) and reconnects with
+    /// capped, fully-jittered exponential backoff until `disconnect(timeout:)`. Returns immediately.
+    /// - Throws: `.notRunning` if the client was already started or stopped; `.system` if the thread
+    ///   cannot be created.
+    public func start() throws(MQTTError) {
+        guard !startedFlag.exchange(true, ordering: .acquiringAndReleasing) else {
+            throw MQTTError(.notRunning, context: context, detail: "start() called twice")
+        }
+        guard !stopRequested.load(ordering: .acquiring) else {
+            throw MQTTError(.notRunning, context: context, detail: "the client was disconnected")
+        }
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            let client = Unmanaged<MQTTClient>.fromOpaque(arg!).takeRetainedValue()
+            client.runNetworkLoop()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<MQTTClient>.fromOpaque(box).release()
+            startedFlag.store(false, ordering: .releasing)
+            throw MQTTError(.system(errno: rc), context: context, detail: "pthread_create for the MQTT network thread failed")
+        }
+        thread.withLock { $0 = tid }
+    }
+
+    /// `false` once an MQTT 5 broker announced `retain_available = 0` in its CONNACK; libmosquitto then
+    /// clears the retain flag of every publish silently (status, activity and discovery would not persist).
+    /// Always `true` over MQTT 3.1.1, which cannot announce it (mosquitto with `retain_available false`
+    /// then drops 3.1.1 clients that publish retained messages).
+    public var brokerAcceptsRetain: Bool { !retainUnavailable.load(ordering: .relaxed) }
+
+    /// Whether CONNACK 0 was received and the connection has not been lost since.
+    public var isConnected: Bool { connectedFlag.load(ordering: .acquiring) }
+
+    /// Blocks the caller until connected or `timeout` elapses.
+    /// - Returns: `true` when connected.
+    public func waitUntilConnected(timeout: Duration) -> Bool {
+        signal.wait(untilNanos: MonotonicClock.deadline(after: timeout)) { connectedFlag.load(ordering: .acquiring) }
+    }
+
+    /// The network thread: connect, loop, back off, repeat — until stop is requested.
+    private func runNetworkLoop() {
+        var backoff = ReconnectBackoff(policy: options.reconnect)
+        let host = options.address.host
+        let port = Int32(options.address.port)
+        let keepAlive = Int32(options.keepAlive)
+        let connectTimeoutNanos = UInt64(max(1, options.reconnect.connectTimeout.milliseconds)) * 1_000_000
+        let stableNanos = UInt64(max(0, options.reconnect.stableAfter.milliseconds)) * 1_000_000
+
+        while !stopRequested.load(ordering: .acquiring) {
+            connectAttemptCount.add(1, ordering: .relaxed)
+            refusalCode.store(-1, ordering: .relaxed)
+            lastLibraryMessage.withLock { $0 = nil }
+            emit(.connecting(attempt: backoff.failures + 1))
+            if options.tls?.insecure == true {
+                logger.warning("connecting with TLS hostname verification DISABLED", ["broker": context])
+            }
+
+            // connect_async re-stores host/port each time and closes any previous socket, so it
+            // also serves as the reconnect call (and works even if the very first attempt failed
+            // before libmosquitto remembered the host).
+            errno = 0
+            var rc = mosquitto_connect_async(handle, host, port, keepAlive)
+            var failure: MQTTError?
+            var connectedAt: UInt64?
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                let err = errno
+                failure = MQTTError(mosquittoCode: rc, errno: err, context: context)
+                // Codes other than MOSQ_ERR_ERRNO do not carry errno; when a system call did fail,
+                // keep the system's words as well.
+                if rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                    failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                }
+            } else {
+                let attemptStart = MonotonicClock.nowNanos()
+                while !stopRequested.load(ordering: .acquiring) {
+                    errno = 0
+                    rc = mosquitto_loop(handle, 200, 1)
+                    let err = errno
+                    if connectedAt == nil && connectedFlag.load(ordering: .acquiring) {
+                        connectedAt = MonotonicClock.nowNanos()
+                    }
+                    if rc != MOSQ_ERR_SUCCESS.rawValue {
+                        let refused = refusalCode.load(ordering: .relaxed)
+                        failure = refused >= 0
+                            ? MQTTError(.brokerRefused(code: refused), context: context,
+                                        detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s")
+                            : MQTTError(mosquittoCode: rc, errno: err, context: context)
+                        if refused < 0 && rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
+                            failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
+                        }
+                        break
+                    }
+                    if connectedAt == nil && MonotonicClock.nowNanos() &- attemptStart > connectTimeoutNanos {
+                        failure = MQTTError(.timeout, context: context,
+                                            detail: "no CONNACK within \(options.reconnect.connectTimeout.millisecondsText)")
+                        break
+                    }
+                }
+            }
+            if stopRequested.load(ordering: .acquiring) { break }
+
+            let wasConnected = connectedAt != nil
+            connectedFlag.store(false, ordering: .releasing)
+            signal.notifyAll()
+            if let connectedAt, MonotonicClock.nowNanos() &- connectedAt >= stableNanos { backoff.reset() }
+            let delay = backoff.nextDelay()
+            var error = failure ?? MQTTError(.connectionLost, context: context)
+            if let text = lastLibraryMessage.withLock({ $0 }) {
+                error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
+            }
+            if wasConnected {
+                logger.warning("connection lost", ["broker": context, "error": error.description,
+                                                   "retryInMs": String(delay.milliseconds)])
+                emit(.connectionLost(error, retryIn: delay))
+            } else {
+                logger.warning("connect failed", ["broker": context, "attempt": String(backoff.failures),
+                                                  "error": error.description, "retryInMs": String(delay.milliseconds)])
+                emit(.connectionFailed(error, retryIn: delay))
+            }
+            signal.wait(untilNanos: MonotonicClock.deadline(after: delay)) { stopRequested.load(ordering: .acquiring) }
+        }
+        finishNetworkLoop()
+    }
+
+    /// Stop path on the network thread: send DISCONNECT (suppresses the will), let the loop write it
+    /// until the socket closes or the stop deadline passes, then destroy the handle.
+    private func finishNetworkLoop() {
+        if connectedFlag.load(ordering: .acquiring) {
+            let rc = mosquitto_disconnect(handle)
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                let deadline = stopDeadline.load(ordering: .acquiring)
+                while MonotonicClock.nowNanos() < deadline {
+                    // Returns non-zero once the DISCONNECT was written and the socket closed.
+                    if mosquitto_loop(handle, 50, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+                }
+            }
+        }
+        connectedFlag.store(false, ordering: .releasing)
+        handleState.withLock { st in
+            st.alive = false
+            mosquitto_destroy(handle)
+        }
+        threadExited.store(true, ordering: .releasing)
+        signal.notifyAll()
+    }
+
+    /// Graceful, bounded shutdown: waits (at most ~70 % of `timeout`) until every QoS ≥ 1 publish is
+    /// acknowledged, sends DISCONNECT (so the broker does not publish the will), joins the network thread
+    /// and destroys the handle. Returns within `timeout` even if the broker is gone or frozen; if the
+    /// thread is stuck in a system call (e.g. DNS) it is detached and cleans up when it returns.
+    /// The corresponding C functions are `mosquitto_disconnect` and `mosquitto_destroy`.
+    public func disconnect(timeout: Duration) {
+        let start = MonotonicClock.nowNanos()
+        let total = UInt64(max(0, timeout.milliseconds)) * 1_000_000
+        let deadline = start &+ total
+        let alreadyStopping = stopRequested.load(ordering: .acquiring)
+
+        if startedFlag.load(ordering: .acquiring) && !alreadyStopping {
+            let ackDeadline = start &+ total / 10 * 7
+            let drained = signal.wait(untilNanos: ackDeadline) { handleState.withLock { $0.outstanding.isEmpty } }
+            if !drained {
+                let left = handleState.withLock { $0.outstanding.count }
+                logger.warning("disconnecting with unacknowledged QoS≥1 publishes", ["broker": context, "outstanding": String(left)])
+            }
+        }
+        stopDeadline.store(deadline, ordering: .releasing)
+        stopRequested.store(true, ordering: .releasing)
+        signal.notifyAll()
+
+        if let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) {
+            if signal.wait(untilNanos: deadline, { threadExited.load(ordering: .acquiring) }) {
+                pthread_join(tid, nil)   // returns at once: the thread has finished its work
+            } else {
+                logger.warning("network thread did not stop in time; detaching it", ["broker": context])
+                pthread_detach(tid)
+            }
+        } else if !startedFlag.load(ordering: .acquiring) {
+            let alive = handleState.withLock { st -> Bool in defer { st.alive = false }; return st.alive }
+            if alive { mosquitto_destroy(handle) }
+        }
+        guard !alreadyStopping else { return }
+        logger.info("disconnected", ["broker": context])
+        emit(.stopped)
+    }
+
+    // MARK: Publishing and subscribing
+
+    /// Publishes a message. Thread-safe; never blocks on the network (libmosquitto queues the packet
+    /// and wakes the network thread).
+    ///
+    /// QoS 0 while disconnected fails with `.notConnected` (nothing is queued). QoS ≥ 1 while
+    /// disconnected is queued by libmosquitto **without bound** and resent after reconnect — callers
+    /// that may face long outages keep their own bounded buffer and publish only while connected.
+    /// Over MQTT 5, when the broker's CONNACK says `retain_available = 0`, libmosquitto silently clears
+    /// `retain`; this is logged once.
+    /// - Returns: the message id (`mid`) later passed to `onPublishAcknowledged`.
+    /// The corresponding C function is `mosquitto_publish`.
+    @discardableResult
+    public func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool) throws(MQTTError) -> Int32 {
+        guard (0...2).contains(qos) else {
+            publishFailureCount.add(1, ordering: .relaxed)
+            throw MQTTError(.invalidOptions, context: context + " topic " + topic, detail: "QoS \(qos) must be 0, 1 or 2")
+        }
+        if retain && retainUnavailable.load(ordering: .relaxed) && !retainWarningLogged.exchange(true, ordering: .relaxed) {
+            logger.warning("broker does not support retain (retain_available=0); libmosquitto clears the retain flag silently — status and discovery topics will not persist",
+                           ["broker": context, "topic": topic])
+        }
+        var mid: Int32 = 0
+        let rc: Int32 = handleState.withLock { st in
+            guard st.alive else { return Int32.min }
+            let rc = topic.withCString { t in
+                mosquitto_publish(handle, &mid, t, Int32(truncatingIfNeeded: payload.count), payload.baseAddress, Int32(qos), retain)
+            }
+            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
+            return rc
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            publishFailureCount.add(1, ordering: .relaxed)
+            if rc == Int32.min {
+                throw MQTTError(.notRunning, context: context + " topic " + topic, detail: "the client was disconnected")
+            }
+            var e = MQTTError(mosquittoCode: rc, context: context + " topic " + topic)
+            if e.kind == .invalidArgument || e.kind == .malformedUTF8 {
+                e = MQTTError(.invalidTopic, context: context + " topic " + topic, detail: e.detail)
+            }
+            throw e
+        }
+        publishedCount.add(1, ordering: .relaxed)
+        return mid
+    }
+
+    /// Publishes `payload` bytes. See `publish(topic:payload:qos:retain:)`.
+    @discardableResult
+    public func publish(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false) throws(MQTTError) -> Int32 {
+        let result = payload.withUnsafeBytes { p -> Result<Int32, MQTTError> in
+            do throws(MQTTError) { return .success(try publish(topic: topic, payload: p, qos: qos, retain: retain)) }
+            catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Publishes the UTF-8 bytes of `string` (e.g. `online`). See `publish(topic:payload:qos:retain:)`.
+    @discardableResult
+    public func publish(topic: String, string: String, qos: Int = 0, retain: Bool = false) throws(MQTTError) -> Int32 {
+        var s = string
+        let result = s.withUTF8 { p -> Result<Int32, MQTTError> in
+            do throws(MQTTError) { return .success(try publish(topic: topic, payload: UnsafeRawBufferPointer(p), qos: qos, retain: retain)) }
+            catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Publishes a message value. See `publish(topic:payload:qos:retain:)`.
+    @discardableResult
+    public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
+        try publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain)
+    }
+
+    /// Subscribes to a topic filter (`+` and `#` allowed). Remembered and renewed on every connection;
+    /// may be called before `start()`. Messages arrive through `onMessage`.
+    /// The corresponding C function is `mosquitto_subscribe`.
+    public func subscribe(_ pattern: String, qos: Int) throws(MQTTError) {
+        try TopicLayout.validateSubscriptionPattern(pattern)
+        guard (0...2).contains(qos) else {
+            throw MQTTError(.invalidOptions, context: context + " pattern " + pattern, detail: "QoS \(qos) must be 0, 1 or 2")
+        }
+        let rc: Int32 = handleState.withLock { st in
+            guard st.alive else { return Int32.min }
+            st.subscriptions.append((pattern, Int32(qos)))
+            guard connectedFlag.load(ordering: .acquiring) else { return MOSQ_ERR_SUCCESS.rawValue }
+            return mosquitto_subscribe(handle, nil, pattern, Int32(qos))
+        }
+        if rc == Int32.min { throw MQTTError(.notRunning, context: context + " pattern " + pattern) }
+        // NO_CONN: the connection dropped meanwhile; the subscription is renewed on reconnect.
+        guard rc == MOSQ_ERR_SUCCESS.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
+            throw MQTTError(mosquittoCode: rc, context: context + " pattern " + pattern)
+        }
+    }
+
+    // MARK: Observability and fault injection
+
+    /// A snapshot of the counters.
+    public var statistics: MQTTClientStatistics {
+        let connections = connectionCount.load(ordering: .relaxed)
+        return MQTTClientStatistics(
+            published: publishedCount.load(ordering: .relaxed),
+            publishFailures: publishFailureCount.load(ordering: .relaxed),
+            acknowledged: acknowledgedCount.load(ordering: .relaxed),
+            outstanding: handleState.withLock { $0.outstanding.count },
+            received: receivedCount.load(ordering: .relaxed),
+            connectAttempts: connectAttemptCount.load(ordering: .relaxed),
+            connections: connections,
+            reconnects: max(0, connections - 1),
+            subscriptionsAcknowledged: subscribeAckCount.load(ordering: .relaxed))
+    }
+
+    /// Cuts the TCP connection without sending DISCONNECT, as a crash, power loss or cable pull would:
+    /// the broker publishes the will, and this client goes through its normal reconnect path.
+    /// For tests and fault injection.
+    /// - Returns: `false` if there was no open socket.
+    /// The corresponding C function is `mosquitto_socket` (then `shutdown(2)`).
+    @discardableResult
+    public func dropConnectionAbruptly() -> Bool {
+        handleState.withLock { st in
+            guard st.alive else { return false }
+            let fd = mosquitto_socket(handle)
+            guard fd >= 0 else { return false }
+            return shutdown(fd, Int32(SHUT_RDWR)) == 0
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import MotionCore
+import Messaging
+import TestSupport
+
+/// The agent as users run it: the real `edgemotion` binary, a real mosquitto on a free loopback
+/// port, a real libmosquitto subscriber.
+@Suite("Agent end to end", .serialized)
+struct AgentEndToEndTests {
+    struct Batch {
+        var seq: Int
+        var n: Int
+        var firstSample: Int
+        var t0: Int64
+        var dt: [Int64]
+        var json: [String: Any]
+    }
+
+    func decode(_ m: MQTTMessage) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any], "payload of \(m.topic) is not a JSON object")
+    }
+
+    func batches(_ sub: TestSubscriber, _ topic: String) throws -> [Batch] {
+        try sub.messages(on: topic).map { m in
+            let j = try decode(m)
+            return Batch(seq: j["seq"] as? Int ?? -1, n: j["n"] as? Int ?? -1, firstSample: j["first_sample"] as? Int ?? -1,
+                         t0: (j["t0_mono_ns"] as? NSNumber)?.int64Value ?? -1,
+                         dt: (j["dt_us"] as? [NSNumber])?.map(\.int64Value) ?? [], json: j)
+        }
+    }
+
+    @Test func publishesEverySensorGapFreeWithDocumentedFieldsAndStopsCleanlyOnSIGTERM() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/#"])
+        let config = try AgentProcess.writeConfig("""
+        device: { id: e2e }
+        source:
+          type: simulator
+          rate: 200
+          simulator: { scenario: stationary, seed: 7, real_time: true }
+        streams:
+          accelerometer: { rate: 200, publish_rate: 10 }
+          gyroscope: { rate: 100, publish_rate: 10 }
+          magnetometer: { rate: 50, publish_rate: 5 }
+          motion: { rate: 50, publish_rate: 10 }
+        fusion: { reference_frame: xMagneticNorthZVertical }
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(10_000_000)
+        let stopAsked = Date()
+        agent.signal(SIGTERM)
+        let status = agent.waitForExit(timeout: 5)
+        let stopTook = Date().timeIntervalSince(stopAsked)
+        usleep(300_000)
+        #expect(status == 0, "agent log:\n\(agent.log)")
+        #expect(stopTook < 2.0, "SIGTERM to exit took \(stopTook) s")
+
+        // status: online first, offline last, both retained at the broker.
+        let statuses = sub.messages(on: "edgemotion/e2e/status").map(\.payloadString)
+        #expect(statuses.first == "online")
+        #expect(statuses.last == "offline")
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/e2e/status", "edgemotion/e2e/meta"])
+        let retained = late.waitFor(count: 2, timeout: .seconds(3))
+        #expect(retained.contains { $0.topic.hasSuffix("status") && $0.payloadString == "offline" && $0.retain })
+        #expect(retained.contains { $0.topic.hasSuffix("meta") && $0.retain })
+
+        // Every sensor stream: gap-free message and sample sequence, expected count (±2 %), units.
+        let expectations: [(String, Double, String)] = [("accelerometer", 200, "g"), ("gyroscope", 100, "rad/s"), ("magnetometer", 50, "uT")]
+        for (name, rate, unit) in expectations {
+            let b = try batches(sub, "edgemotion/e2e/sensor/\(name)")
+            try #require(b.count > 5, "no \(name) batches; agent log:\n\(agent.log)")
+            let gapFree = b.map(\.seq) == Array(0..<b.count)
+            #expect(gapFree, "\(name) message sequence has gaps (first \(b.first!.seq), last \(b.last!.seq), \(b.count) messages)")
+            let total = b.reduce(0) { $0 + $1.n }
+            let span = Double(b.last!.t0 - b.first!.t0) / 1e9 + Double(b.last!.dt.last ?? 0) / 1e6
+            let expected = span * rate + 1
+            #expect(abs(Double(total) - expected) <= 0.02 * expected, "\(name): \(total) samples over \(span) s at \(rate) Hz")
+            #expect(abs(Double(total) - 10 * rate) <= 0.05 * 10 * rate, "\(name): \(total) samples in a 10 s run")
+            // Source sample numbers advance by the decimation factor, without holes.
+            let step = Int((200 / rate).rounded())
+            for (a, c) in zip(b, b.dropFirst()) { #expect(c.firstSample - a.firstSample == a.n * step) }
+            for batch in b {
+                #expect(batch.json["unit"] as? String == unit)
+                #expect(batch.json["sensor"] as? String == name)
+                #expect((batch.json["x"] as? [Double])?.count == batch.n)
+                #expect(batch.dt.count == batch.n)
+                #expect((batch.json["t0_utc_us"] as? NSNumber).map { abs($0.doubleValue / 1e6 - Date().timeIntervalSince1970) < 60 } == true)
+            }
+        }
+        // Accelerometer of a device at rest: |a| ≈ 1 g (Core Motion units).
+        let acc = try batches(sub, "edgemotion/e2e/sensor/accelerometer").last!.json
+        let (x, y, z) = ((acc["x"] as! [Double])[0], (acc["y"] as! [Double])[0], (acc["z"] as! [Double])[0])
+        #expect(abs((x * x + y * y + z * z).squareRoot() - 1) < 0.05)
+
+        // Motion: attitude within 2° of the simulator's truth after convergence.
+        // Stationary truth: roll 10°, pitch −5°, yaw 30° in ENU; published frame is NWU.
+        let truthENU = Attitude(roll: 10.0.radians, pitch: -5.0.radians, yaw: 30.0.radians).quaternion
+        let truthNWU = Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) * truthENU
+        let motion = try batches(sub, "edgemotion/e2e/motion")
+        let motionGapFree = motion.map(\.seq) == Array(0..<motion.count)
+        #expect(motionGapFree, "motion message sequence has gaps")
+        let samples = motion.flatMap { ($0.json["samples"] as? [[String: Any]]) ?? [] }
+        #expect(samples.count >= 450)
+        let settled = samples.suffix(samples.count / 2)
+        var worst = 0.0
+        for s in settled {
+            let q = (s["quaternion"] as? [Double]) ?? [1, 0, 0, 0]
+            let est = Quaternion(w: q[0], x: q[1], y: q[2], z: q[3])
+            worst = max(worst, (est * truthNWU.conjugate).angle.degrees)
+            #expect((s["heading"] as? Double).map { $0 >= 0 && $0 < 360 } == true)
+        }
+        #expect(worst < 2.0, "attitude error \(worst)° against the simulator's truth")
+        #expect(motion.first?.json["frame"] as? String == "xMagneticNorthZVertical")
+    }
+
+    @Test func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
+        guard let trial = SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") else {
+            print("skipped: \(SharedData.missingMessage)")
+            return
+        }
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/replay/#"])
+        let config = try AgentProcess.writeConfig("""
+        device: { id: replay }
+        source:
+          type: replay
+          rate: 285.714
+          replay: { file: \(trial), speed: max }
+        streams:
+          accelerometer: { rate: 0, publish_rate: 28.5714 }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { rate: 0, publish_rate: 28.5714 }
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let status = agent.waitForExit(timeout: 120)
+        #expect(status == 0, "agent log:\n\(agent.log)")
+        #expect(agent.log.contains("end of recording"))
+        usleep(500_000)
+        let acc = try batches(sub, "edgemotion/replay/sensor/accelerometer")
+        let total = acc.reduce(0) { $0 + $1.n }
+        // README: 53240 samples; every one must arrive (replay is lossless, loopback broker).
+        #expect(total == 53240, "received \(total) of 53240 samples in \(acc.count) messages")
+        let gapFree = acc.map(\.seq) == Array(0..<acc.count)
+        #expect(gapFree, "accelerometer messages: first seq \(acc.first?.seq ?? -1), \(acc.count) messages")
+        let motionSamples = try batches(sub, "edgemotion/replay/motion").reduce(0) { $0 + $1.n }
+        #expect(motionSamples == 53240)
+    }
+}

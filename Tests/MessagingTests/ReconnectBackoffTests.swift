@@ -1,0 +1,93 @@
+import Testing
+@testable import Messaging
+
+/// Deterministic generator for reproducible jitter.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct ReconnectBackoffTests {
+    @Test func delaysStayBetweenFloorAndADoublingCeilingCappedAtMax() {
+        let policy = MQTTReconnectPolicy(initialDelay: .milliseconds(500), maxDelay: .seconds(30))
+        var b = ReconnectBackoff(policy: policy)
+        var rng = SplitMix64(state: 7)
+        var ceilings: [Int64] = []
+        for _ in 0..<20 {
+            let ceiling = b.ceiling.milliseconds
+            ceilings.append(ceiling)
+            let d = b.nextDelay(using: &rng).milliseconds
+            #expect(d >= 125 && d <= ceiling, "delay \(d) outside [125, \(ceiling)]")
+        }
+        #expect(Array(ceilings.prefix(7)) == [500, 1000, 2000, 4000, 8000, 16000, 30000])
+        #expect(ceilings.last == 30000)
+    }
+
+    @Test func jitterSpreadsDelaysInsteadOfRepeatingOneValue() {
+        var rng = SplitMix64(state: 1)
+        var seen = Set<Int64>()
+        for _ in 0..<50 {
+            var b = ReconnectBackoff(policy: MQTTReconnectPolicy(initialDelay: .seconds(1), maxDelay: .seconds(1)))
+            seen.insert(b.nextDelay(using: &rng).milliseconds)
+        }
+        #expect(seen.count > 20)
+    }
+
+    @Test func resetStartsAgainFromTheInitialCeiling() {
+        var b = ReconnectBackoff(policy: MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(5)))
+        for _ in 0..<5 { _ = b.nextDelay() }
+        #expect(b.ceiling.milliseconds == 3200)
+        b.reset()
+        #expect(b.ceiling.milliseconds == 100)
+        #expect(b.failures == 0)
+    }
+}
+
+@Suite struct MQTTErrorTests {
+    @Test func connack2ExplainsTheKeepaliveTrap() {
+        let e = MQTTError(.brokerRefused(code: 2), context: "broker:1883")
+        #expect(e.description.contains("CONNACK 2"))
+        #expect(e.description.contains("identifier rejected"))
+        #expect(e.description.contains("keepalive"))
+        #expect(e.description.contains("broker:1883"))
+    }
+
+    @Test func mosquittoCodesMapToNamedKinds() {
+        #expect(MQTTError.Kind(mosquittoCode: 4) == .notConnected)
+        #expect(MQTTError.Kind(mosquittoCode: 7) == .connectionLost)
+        #expect(MQTTError.Kind(mosquittoCode: 14, errno: 111) == .system(errno: 111))
+        #expect(MQTTError.Kind(mosquittoCode: 25) == .oversizePacket)
+        #expect(MQTTError.Kind(mosquittoCode: 999) == .library(code: 999))
+        let e = MQTTError(mosquittoCode: 4, context: "h:1 topic a/b")
+        #expect(e.description.hasPrefix("MOSQ_ERR_NO_CONN (h:1 topic a/b)"))
+    }
+
+    @Test func invalidOptionsAreCaughtBeforeConnecting() throws {
+        let address = MQTTBrokerAddress(host: "h", port: 1883)
+        for bad in [
+            MQTTConnectionOptions(address: address, clientID: "x", keepAlive: 0),
+            MQTTConnectionOptions(address: address, clientID: "", cleanSession: false),
+            MQTTConnectionOptions(address: address, clientID: "x", password: "p"),
+            MQTTConnectionOptions(address: address, clientID: "x", will: MQTTMessage(topic: "a/#", string: "x")),
+            MQTTConnectionOptions(address: address, clientID: "x", tls: MQTTTLSOptions(caFile: "/ca.pem")),
+        ] {
+            #expect(throws: MQTTError.self) { try MQTTClient(options: bad) }
+        }
+        var tls = MQTTConnectionOptions(address: MQTTBrokerAddress(host: "h", port: 8883, useTLS: true), clientID: "x",
+                                        tls: MQTTTLSOptions(certFile: "/c.pem"))
+        #expect(throws: MQTTError.self) { try tls.validate() }
+        tls.tls = MQTTTLSOptions(caFile: "/nonexistent/ca.pem")
+        do {
+            _ = try MQTTClient(options: tls)
+            Issue.record("a missing CA file must be reported")
+        } catch {
+            #expect(error.description.contains("/nonexistent/ca.pem"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+# Shared helpers for the scripts in scripts/. Source it; do not run it.
+
+# Packages every build needs (C libraries through SwiftPM system-library targets) and the
+# broker the demo and the tests run against.
+EDGEMOTION_PACKAGES=(
+  pkg-config
+  libmosquitto-dev libiio-dev libgpiod-dev libyaml-dev libsqlite3-dev zlib1g-dev
+  mosquitto mosquitto-clients
+)
+
+# ensure_packages PKG...: installs the Debian packages that are missing, and nothing else.
+# Idempotent: when everything is present it touches neither the network nor dpkg.
+ensure_packages() {
+  local missing=()
+  local p
+  for p in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$p")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    return 0
+  fi
+  echo "installing: ${missing[*]}" >&2
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# ensure_swift: fails with a clear message when the Swift toolchain is missing.
+ensure_swift() {
+  if ! command -v swift >/dev/null 2>&1; then
+    for d in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+      if [ -x "$d/swift" ]; then export PATH="$d:$PATH"; return 0; fi
+    done
+    echo "error: the Swift toolchain (6.x) is not on PATH; install it from swift.org and retry" >&2
+    exit 1
+  fi
+}
+
+# free_port: prints a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$(( 20000 + RANDOM % 30000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  echo "error: no free port found on 127.0.0.1" >&2
+  return 1
+}
+
+# wait_for_port PORT SECONDS: waits until something accepts on 127.0.0.1:PORT.
+wait_for_port() {
+  local port=$1 deadline=$(( SECONDS + $2 ))
+  while [ $SECONDS -lt $deadline ]; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
