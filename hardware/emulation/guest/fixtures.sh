@@ -1,7 +1,6 @@
 #!/bin/sh
 # Device fixtures inside the test VM (busybox). Writes /mnt/tmp/fixtures.env for the tests:
 #  - i2c-stub at 0x68 (MPU-6050 map, direct-I2C path), 0x69 (BMI160, bound to bmi160_i2c -> IIO),
-#    0x6b (LSM6DSOX map), 0x0c (AK8963 map, for the MPU-9250 test),
 #    0x6a (MPU-6050 map with a wrong WHO_AM_I), 0x6b (LSM6DSOX map), 0x0c (AK8963 map);
 #  - IIO triggers: hrtimer "edgemotion-hrt", sysfs "sysfstrig7";
 #  - gpio-sim chip labelled "edgemotion-sim" with line 3 named "imu-drdy".
