@@ -60,6 +60,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     private let attrBuffer: UnsafeMutableBufferPointer<CChar>
     private var timing: SampleTiming = .timer
     private var detectGaps = true
+    private var sysfsPath: String?
     private var auxiliary: [(type: String, channel: OpaquePointer)] = []
 
     /// Mount matrices found at `start`, by IIO type (`accel`, `anglvel`, `magn`); absent types use identity.
@@ -126,6 +127,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         let subject = "iio \(devName) (\(String(cString: iio_device_get_id(dev))))"
         context = ctx
         device = dev
+        sysfsPath = uri.hasPrefix("local") ? "/sys/bus/iio/devices/" + String(cString: iio_device_get_id(dev)) : nil
         do {
             try discoverChannels(dev, subject: subject)
             var rate = setSamplingFrequency(dev, requested: requestedRate)
@@ -320,7 +322,10 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
                 timeoutMillis = ms
             }
             let n = iio_buffer_refill(buf)
-            if n == -Int(ETIMEDOUT) || n == -Int(EAGAIN) || n == -Int(EINTR) { return .timeout }
+            if n == -Int(ETIMEDOUT) || n == -Int(EAGAIN) || n == -Int(EINTR) || n == 0 {
+                try checkPresent()
+                return .timeout
+            }
             guard n >= 0 else {
                 let e = Int32(-n)
                 throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto")",
@@ -328,7 +333,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             }
             pendingCount = step > 0 ? n / step : 0
             pendingIndex = 0
-            if pendingCount == 0 { return .timeout }
+            if pendingCount == 0 { try checkPresent(); return .timeout }
         }
         let start = UnsafeRawPointer(iio_buffer_start(buf)!)
         var written = 0
@@ -405,10 +410,21 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         return .samples(1)
     }
 
+    /// A local device whose driver was unbound (or that was unplugged) leaves libiio's refill timing
+    /// out rather than failing; its sysfs directory is gone, which is checked on every timeout.
+    private func checkPresent() throws(SensorError) {
+        guard let sysfsPath else { return }
+        if access(sysfsPath, F_OK) != 0 {
+            throw SensorError(.notFound, subject: "iio \(deviceSpec ?? "auto") (\(sysfsPath))",
+                              detail: "the device disappeared (driver unbound or device unplugged); restart the source when it is back")
+        }
+    }
+
     /// `(raw + offset) · scale` of one axis from its `_raw` attribute, allocation-free.
     private func polledValue(_ axis: Axis) throws(SensorError) -> Double {
         let n = iio_channel_attr_read(axis.channel, "raw", attrBuffer.baseAddress, attrBuffer.count)
         guard n > 0, let raw = IIOSysfsValues.number(cString: UnsafeBufferPointer(attrBuffer), length: Int(n)) else {
+            try checkPresent()
             let e = n < 0 ? Int32(-n) : EINVAL
             throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto") \(IIOContext.id(axis.channel))_raw",
                               detail: "read failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
