@@ -1,0 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A spool file operation failed; `description` names the file and the system's reason.
+public struct SpoolError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var errno: Int32
+    public var description: String {
+        "spool \(path): \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno)); check that the state directory exists, is writable and has free space"
+    }
+}
+
