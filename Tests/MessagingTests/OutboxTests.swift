@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Messaging
 import TestSupport
@@ -92,9 +93,22 @@ import TestSupport
         #expect(second.drain(timeout: .seconds(5)))
     }
 
+    /// The broker keeps the subscriber's persistent session across its (graceful) restart, so what
+    /// the outbox delivers after the outage reaches the subscriber even before it is back.
     @Test func eventsSurviveABrokerOutageAndStreamsStayBoundedWhileItLasts() throws {
-        let broker = try MosquittoBroker.start()
-        let sub = try TestSubscriber(url: broker.url, patterns: ["dev/z/#"], qos: 1)
+        let dir = NSTemporaryDirectory() + "edgemotion-outbox-broker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try MosquittoBroker.start(extraConfig: "persistence true\npersistence_location \(dir)/\n")
+        let received = Mutex<[MQTTMessage]>([])
+        var subOptions = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "outbox-session", cleanSession: false)
+        subOptions.reconnect = MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .milliseconds(500))
+        let subscriber = try MQTTClient(options: subOptions)
+        subscriber.onMessage = { m in received.withLock { $0.append(m) } }
+        try subscriber.subscribe("dev/z/#", qos: 1)
+        try subscriber.start()
+        defer { subscriber.disconnect(timeout: .milliseconds(500)) }
+        #expect(eventually { subscriber.statistics.subscriptionsAcknowledged >= 1 })
         let path = tempSpool()
         defer { unlink(path) }
         let outbox = try Outbox(settings: OutboxSettings(maximumStreamBytes: 20_000, spoolPath: path))
@@ -114,15 +128,16 @@ import TestSupport
             }
         }
         produce(50)
-        broker.kill()
+        broker.stop()
         produce(200)
         #expect(outbox.statistics.queuedBytes <= 20_000 + 200 * 40, "streams bounded; events queued")
         try broker.restart()
         produce(50)
         #expect(outbox.drain(timeout: .seconds(10)))
         // Every event arrives (at least once; QoS 1 retransmits may duplicate), none lost.
-        _ = sub.waitFor(count: 300, topic: "dev/z/activity", timeout: .seconds(10))
-        let got = Set(sub.messages(on: "dev/z/activity").map(\.payloadString))
+        func events() -> Set<String> { Set(received.withLock { $0 }.filter { $0.topic == "dev/z/activity" }.map(\.payloadString)) }
+        _ = eventually(timeout: 10) { events().count >= 300 }
+        let got = events()
         #expect(got == Set((0..<300).map { "e\($0)" }), "missing: \(Set((0..<300).map { "e\($0)" }).subtracting(got).sorted().prefix(10))")
         let g = try #require(outbox.statistics.topics["gyroscope"])
         #expect(g.produced == 300)
