@@ -31,7 +31,7 @@ struct ReloadTests {
         try Reliability.config(id: "reload", stateDirectory: dir, extra: "")
             .replacingOccurrences(of: "accelerometer: { rate: 100, publish_rate: 10, qos: 1 }",
                                   with: "accelerometer: { rate: 50, publish_rate: 5, qos: 1 }")
-            .appending("mqtt: { topic_prefix: moved/{device_id} }\n")
+            .appending("mqtt: { topic_prefix: \"moved/{device_id}\" }\n")
             .write(toFile: config, atomically: true, encoding: .utf8)
         let pid = agent.pid
         agent.signal(SIGHUP)

@@ -86,6 +86,36 @@ struct TLSTests {
         #expect(!agent.log.contains("readable by every user"))
     }
 
+    /// MQTT 5: mosquitto answers a publish its ACL forbids with PUBACK reason 135; the agent reports
+    /// it (log, `health.last_error`, `dropped.refused`) instead of counting the event as delivered.
+    @Test func overMQTT5AnAclRefusalIsReportedAndCounted() throws {
+        guard FileManager.default.isExecutableFile(atPath: TLSTests.passwd) else {
+            print("skipped: \(TLSTests.passwd) missing (apt-get install mosquitto)"); return
+        }
+        let dir = try Reliability.tempDirectory("acl5")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try authBroker(dir)
+        let sub = try reader(broker)
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "auth", stateDirectory: dir, extra: """
+        mqtt: { username: edge, password: s3cret, protocol: "5" }
+        debug: { synthetic_events_per_minute: 600 }
+        """))
+        chmod(config, 0o600)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(3_000_000)
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "log:\n\(agent.log)")
+        #expect(agent.log.contains("not authorised"), "log:\n\(agent.log)")
+        let health = try #require(sub.messages(on: "edgemotion/auth/health").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] })
+        #expect((health["last_error"] as? String ?? "").contains("reason 135"), "\(health)")
+        let stats = try #require(sub.messages(on: "edgemotion/auth/stats").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] })
+        let refused = ((Reliability.outboxTopic(stats, "synthetic")?["dropped"] as? [String: Int]) ?? [:])["refused"] ?? 0
+        #expect(refused >= 10, "events refused by the ACL are counted, not acknowledged: \(stats)")
+        #expect(!sub.messages(on: "edgemotion/auth/sensor/accelerometer").isEmpty, "allowed topics still flow")
+    }
+
     @Test func aWrongPasswordIsReportedClearlyAndRetriedWithBackoffWithoutSpinning() throws {
         guard FileManager.default.isExecutableFile(atPath: TLSTests.passwd) else {
             print("skipped: \(TLSTests.passwd) missing (apt-get install mosquitto)"); return

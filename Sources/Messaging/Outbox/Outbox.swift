@@ -117,6 +117,7 @@ public final class Outbox: Sendable {
     /// batches are counted as `connection_lost`. Installs the client's `onPublishAcknowledged`.
     public func attach(_ client: MQTTClient) {
         client.onPublishAcknowledged = { [weak self] mid in self?.acknowledged(mid: mid, client: client) }
+        client.onPublishRefused = { [weak self] mid, reason in self?.refused(mid: mid, reason: reason, client: client) }
         state.withLock { st in
             if st.client !== client { takeBackInflight(&st, keepStreams: false) }
             st.client = client
@@ -172,6 +173,26 @@ public final class Outbox: Sendable {
             }
         }
         signal.notifyAll()
+    }
+
+    /// An MQTT 5 broker refused a publish (reason ≥ 128, e.g. 135 not authorised by its ACL).
+    /// Retrying cannot help, so the message is dropped as `refused` — counted, logged and kept as
+    /// `lastError` for `health` — instead of being counted as delivered.
+    private func refused(mid: Int32, reason: Int32, client: MQTTClient) {
+        let message = state.withLock { st -> String? in
+            guard st.client === client, let item = st.inflight.removeValue(forKey: mid) else { return nil }
+            drop(&st, item, .refused)
+            if item.klass == .event {
+                st.eventBytes -= item.bytes
+                if item.spoolID != 0 { st.acknowledgedEventIDs.append(item.spoolID) }
+            }
+            let text = "broker refused the publish to \(item.topic): MQTT 5 reason \(reason)"
+                + (reason == 135 ? " (not authorised — check the broker's ACL for this topic)" : "")
+            st.stats.lastError = text
+            return text
+        }
+        signal.notifyAll()
+        if let message { logRateLimited("publish refused by the broker; message dropped", message) }
     }
 
     // MARK: Producing
