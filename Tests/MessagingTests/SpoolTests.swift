@@ -45,12 +45,15 @@ import Testing
         }
         var size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         #expect(truncate(path, off_t(size - 3)) == 0)   // a crash in the middle of the last write
-        let s = try EventSpool(path: path, fsync: .never)
-        #expect(s.corruptRecords == 1)
-        #expect(s.recovered.map { String(decoding: $0.payload, as: UTF8.self) } == (0..<4).map { "event-\($0)" })
-        // The damaged tail was cut off: appending and reopening gives a clean file.
-        _ = try s.append(topic: "t/e", payload: Array("after".utf8), qos: 1, retain: false)
+        do {
+            let s = try EventSpool(path: path, fsync: .never)
+            #expect(s.corruptRecords == 1)
+            #expect(s.recovered.map { String(decoding: $0.payload, as: UTF8.self) } == (0..<4).map { "event-\($0)" })
+            // The damaged tail was cut off: appending and reopening gives a clean file.
+            _ = try s.append(topic: "t/e", payload: Array("after".utf8), qos: 1, retain: false)
+        }
         size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        #expect(size > 8)
         let again = try EventSpool(path: path, fsync: .never)
         #expect(again.corruptRecords == 0)
         #expect(again.recovered.count == 5)
@@ -79,11 +82,13 @@ import Testing
         let path = tempPath()
         defer { unlink(path); unlink(path + ".corrupt") }
         try Data("not a spool at all".utf8).write(to: URL(fileURLWithPath: path))
-        let s = try EventSpool(path: path, fsync: .never)
-        #expect(s.corruptRecords == 1)
-        #expect(s.recovered.isEmpty)
-        #expect(FileManager.default.fileExists(atPath: path + ".corrupt"))
-        _ = try s.append(topic: "t/e", payload: [1, 2, 3], qos: 1, retain: false)
+        do {
+            let s = try EventSpool(path: path, fsync: .never)
+            #expect(s.corruptRecords == 1)
+            #expect(s.recovered.isEmpty)
+            #expect(FileManager.default.fileExists(atPath: path + ".corrupt"))
+            _ = try s.append(topic: "t/e", payload: [1, 2, 3], qos: 1, retain: false)
+        }
         #expect(try EventSpool(path: path, fsync: .never).recovered.count == 1)
     }
 
@@ -101,18 +106,32 @@ import Testing
         }
     }
 
+    @Test func aSecondOpenOfTheSameSpoolIsRefusedWithAHint() throws {
+        let path = tempPath()
+        defer { unlink(path) }
+        let first = try EventSpool(path: path, fsync: .never)
+        _ = try first.append(topic: "t/e", payload: [1], qos: 1, retain: false)
+        #expect(throws: SpoolError.self) { _ = try EventSpool(path: path, fsync: .never) }
+        do { _ = try EventSpool(path: path, fsync: .never) } catch {
+            #expect(error.description.contains("own state_directory"))
+        }
+        _ = first
+    }
+
     @Test func rewriteKeepsOnlyThePendingRecords() throws {
         let path = tempPath()
         defer { unlink(path) }
-        let s = try EventSpool(path: path, fsync: .always)
         var kept: [SpoolEntry] = []
-        for i in 0..<100 {
-            let e = try s.append(topic: "t/e", payload: [UInt8](repeating: UInt8(i), count: 100), qos: 1, retain: false)
-            if i % 10 == 0 { kept.append(e) } else { try s.acknowledge(id: e.id) }
+        do {
+            let s = try EventSpool(path: path, fsync: .always)
+            for i in 0..<100 {
+                let e = try s.append(topic: "t/e", payload: [UInt8](repeating: UInt8(i), count: 100), qos: 1, retain: false)
+                if i % 10 == 0 { kept.append(e) } else { try s.acknowledge(id: e.id) }
+            }
+            let before = s.fileBytes
+            try s.rewrite(keeping: kept)
+            #expect(s.fileBytes < before / 5)
         }
-        let before = s.fileBytes
-        try s.rewrite(keeping: kept)
-        #expect(s.fileBytes < before / 5)
         #expect(try EventSpool(path: path, fsync: .never).recovered == kept)
     }
 }

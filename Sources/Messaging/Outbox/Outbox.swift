@@ -524,6 +524,8 @@ public final class Outbox: Sendable {
         if let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) {
             if signal.wait(untilNanos: MonotonicClock.deadline(after: max(timeout, .milliseconds(200))), { pumpExited.load(ordering: .acquiring) }) {
                 pthread_join(tid, nil)
+                // Close (and unlock) the spool: the next outbox — or agent — may open it.
+                spool = nil
             } else {
                 pthread_detach(tid)
             }

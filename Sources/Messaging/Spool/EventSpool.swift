@@ -40,6 +40,14 @@ public final class EventSpool {
         self.fsyncPolicy = fsync
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SpoolError(path: path, operation: "open", errno: errno) }
+        // One process per spool: a second agent on the same state directory would interleave records.
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            close(fd)
+            var error = SpoolError(path: path, operation: "lock", errno: e)
+            error.hint = "another process (a second edgemotion?) uses this spool; give each agent its own state_directory"
+            throw error
+        }
         let damaged = load()
         if damaged {
             log.warning("spool damaged; skipped unreadable records and kept the intact ones",
@@ -83,6 +91,7 @@ public final class EventSpool {
             rename(path, aside)
             close(fd)
             fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            flock(fd, LOCK_EX | LOCK_NB)
             log.error("spool header unreadable; moved the file aside and started a new spool", ["path": path, "moved_to": aside])
             writeHeader()
             return false
@@ -225,6 +234,7 @@ public final class EventSpool {
             close(t)
             throw SpoolError(path: path, operation: "rename", errno: e)
         }
+        flock(t, LOCK_EX | LOCK_NB)
         close(fd)
         fd = t
         lseek(fd, off_t(bytes.count), SEEK_SET)
