@@ -43,6 +43,7 @@ public final class MQTTClient: Sendable {
         var onMessage: (@Sendable (MQTTMessage) -> Void)?
         var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)?
         var onPublishAcknowledged: (@Sendable (Int32) -> Void)?
+        var onPublishRefused: (@Sendable (Int32, Int32) -> Void)?
     }
     private let callbacks = Mutex(Callbacks())
 
@@ -176,6 +177,16 @@ public final class MQTTClient: Sendable {
         set { callbacks.withLock { $0.onPublishAcknowledged = newValue } }
     }
 
+    /// Called with the message id and the MQTT 5 reason code (≥ 128) when an MQTT 5 broker answered a
+    /// QoS ≥ 1 publish with a failure PUBACK/PUBREC — e.g. 135 "not authorised" (ACL), 151 "quota
+    /// exceeded". The message was *not* delivered. When unset, such publishes are reported through
+    /// `onPublishAcknowledged` as before. MQTT 3.1.1 has no such codes: mosquitto acknowledges a
+    /// publish its ACL denies and drops it silently. On the network thread.
+    public var onPublishRefused: (@Sendable (Int32, Int32) -> Void)? {
+        get { callbacks.withLock { $0.onPublishRefused } }
+        set { callbacks.withLock { $0.onPublishRefused = newValue } }
+    }
+
     private func installCallbacks() {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_v5_callback_set(handle) { _, userdata, rc, _, props in
@@ -186,9 +197,11 @@ public final class MQTTClient: Sendable {
             guard let userdata else { return }
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().connectedFlag.store(false, ordering: .releasing)
         }
-        mosquitto_publish_callback_set(handle) { _, userdata, mid in
+        // The v5 callback also fires for MQTT 3.1.1 (reason 0); it carries the PUBACK reason code,
+        // e.g. 135 "not authorised" when an MQTT 5 broker's ACL refuses the topic.
+        mosquitto_publish_v5_callback_set(handle) { _, userdata, mid, reason, _ in
             guard let userdata else { return }
-            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handlePublished(mid)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handlePublished(mid, reason: reason)
         }
         mosquitto_subscribe_callback_set(handle) { _, userdata, _, _, _ in
             guard let userdata else { return }
@@ -235,11 +248,15 @@ public final class MQTTClient: Sendable {
         emit(.connected)
     }
 
-    private func handlePublished(_ mid: Int32) {
+    private func handlePublished(_ mid: Int32, reason: Int32) {
         acknowledgedCount.add(1, ordering: .relaxed)
         let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
         if removed { signal.notifyAll() }
-        if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) { cb(mid) }
+        if reason >= 0x80, let refused = callbacks.withLock({ $0.onPublishRefused }) {
+            refused(mid, reason)
+        } else if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) {
+            cb(mid)
+        }
     }
 
     private func handleMessage(_ m: mosquitto_message, _ props: OpaquePointer?) {
