@@ -15,6 +15,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var logging: LoggingSettings
     /// `state_directory:` — where the agent keeps calibration and other state (path).
     public var stateDirectory: String
+    /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
+    public var homeAssistant = HomeAssistantSettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

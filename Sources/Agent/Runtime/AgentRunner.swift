@@ -65,7 +65,9 @@ public final class AgentRunner: Sendable {
                      route(c.streams.magnetometer, topics.sensor("magnetometer")),
                      route(c.streams.motion, topics.motion)],
             clock: WallClockMapping.current())
-        let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher])
+        let homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics, client: client,
+                                                     sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
+        let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher] + (homeAssistant?.outputs ?? []))
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -79,12 +81,14 @@ public final class AgentRunner: Sendable {
             case .connected:
                 _ = try? client.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
                 if let m = meta.withLock({ $0 }) { _ = try? client.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
+                homeAssistant?.announce()
             case .connectionFailed, .connectionLost:
                 connectionLog.warning("\(state)", ["broker": options.address.description])
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
             }
         }
+        homeAssistant?.start(client: client)
         do {
             try client.start()
         } catch {
