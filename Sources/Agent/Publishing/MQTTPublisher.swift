@@ -15,6 +15,17 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         var topic: String
         var qos: Int
         var retain: Bool
+        /// Payload encoding; for `.influx`, `influxPrefix` is the line's measurement and tags.
+        var format: PayloadFormat = .json
+        var influxPrefix: [UInt8] = []
+
+        init(topic: String, qos: Int, retain: Bool, format: PayloadFormat = .json, deviceID: String = "") {
+            self.topic = topic
+            self.qos = qos
+            self.retain = retain
+            self.format = format
+            self.influxPrefix = format == .influx ? Array(deviceID.utf8) : []
+        }
     }
 
     private let client: MQTTClient
@@ -23,6 +34,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private let clock: WallClockMapping
     private let log = Logger(label: "publisher")
     private var writer = JSONWriter(capacity: 1 << 16)
+    private var lines = LineProtocolWriter(capacity: 1 << 16)
     private var sequences: [UInt64] = [0, 0, 0, 0]
     private let published = (0..<4).map { _ in RelaxedCounter() }
     private let dropped = (0..<4).map { _ in RelaxedCounter() }
@@ -33,7 +45,15 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
         self.client = client
         self.topics = topics
-        self.routes = routes
+        self.routes = routes.enumerated().map { k, r in
+            var r = r
+            if r.format == .influx {
+                let id = String(decoding: r.influxPrefix, as: UTF8.self)
+                r.influxPrefix = k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: id, stream: SensorStream.allCases[k])
+                                       : InfluxLineEncoder.motionPrefix(deviceID: id)
+            }
+            return r
+        }
         self.clock = clock
     }
 
@@ -47,6 +67,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         let k = Self.index(of: stream)
+        if routes[k].format == .influx {
+            InfluxLineEncoder.encode(samples, stream: stream, prefix: routes[k].influxPrefix, clock: clock, into: &lines)
+            sequences[k] &+= 1
+            return send(route: k)
+        }
         SensorBatchEncoder.encode(samples, stream: stream, sequence: sequences[k], interval: interval,
                                   clock: clock, into: &writer)
         sequences[k] &+= 1
@@ -54,6 +79,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
+        if routes[3].format == .influx {
+            InfluxLineEncoder.encode(motion, prefix: routes[3].influxPrefix, clock: clock, into: &lines)
+            sequences[3] &+= 1
+            return send(route: 3)
+        }
         MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock, into: &writer)
         sequences[3] &+= 1
         send(route: 3)
@@ -89,9 +119,10 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private func send(route k: Int) {
         let route = routes[k]
         do {
-            _ = try writer.withUnsafeBytes { bytes throws(MQTTError) in
-                try client.publish(topic: route.topic, payload: bytes, qos: route.qos, retain: route.retain)
+            let publish = { (bytes: UnsafeRawBufferPointer) throws(MQTTError) in
+                _ = try self.client.publish(topic: route.topic, payload: bytes, qos: route.qos, retain: route.retain)
             }
+            if route.format == .influx { try lines.withUnsafeBytes(publish) } else { try writer.withUnsafeBytes(publish) }
             published[k].increment()
         } catch {
             dropped[k].increment()

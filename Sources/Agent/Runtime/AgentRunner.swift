@@ -57,7 +57,7 @@ public final class AgentRunner: Sendable {
             log.error("cannot create the MQTT client", ["error": "\(error)"])
             return 2
         }
-        let route = { (s: StreamSettings, topic: String) in MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain) }
+        let route = { (s: StreamSettings, topic: String) in MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: deviceID) }
         let publisher = MQTTPublisher(
             client: client, topics: topics,
             routes: [route(c.streams.accelerometer, topics.sensor("accelerometer")),
