@@ -31,6 +31,9 @@ public final class AgentRunner: @unchecked Sendable {
     private var pipeline: MotionPipeline!
     private var report: PipelineStartReport?
     private var synthetic: SyntheticEventSource?
+    /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`), bound to the
+    /// first MQTT client: a broker change on reload moves it only at the next start.
+    private var homeAssistant: HomeAssistantIntegration?
     private var reconnectsBase = 0
 
     // Shared with the network thread.
@@ -82,6 +85,9 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.stop(timeout: .milliseconds(200))
             return 1
         }
+
+        homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics, client: newClient,
+                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -226,7 +232,10 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
-        let route = { (s: StreamSettings, topic: String) in MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain) }
+        let id = c.device.resolvedID()
+        let route = { (s: StreamSettings, topic: String) in
+            MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
+        }
         return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
                 route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
     }
@@ -250,6 +259,7 @@ public final class AgentRunner: @unchecked Sendable {
                 _ = try? newClient.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
                 if let m = meta.withLock({ $0 }) { _ = try? newClient.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
                 healthDirty.store(true, ordering: .relaxed)
+                if homeAssistant?.announcer.client === newClient { homeAssistant?.announce() }
             case .connectionFailed(let e, _), .connectionLost(let e, _):
                 connectionLog.warning("\(state)", ["broker": broker])
                 recordError("mqtt: " + e.description)
@@ -258,7 +268,14 @@ public final class AgentRunner: @unchecked Sendable {
             }
             outbox.connectionChanged(state, client: newClient)
         }
+        // One router for every subscription: Home Assistant's birth, then commands.
+        let homeAssistantHandler = homeAssistant?.announcer.client === newClient ? homeAssistant?.messageHandler() : nil
+        let birthTopic = homeAssistant?.announcer.discovery.birthTopic
         newClient.onMessage = { [weak self] m in
+            if let birthTopic, m.topic == birthTopic {
+                homeAssistantHandler?(m)
+                return
+            }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -277,7 +294,8 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        let p = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher])
+        let p = MotionPipeline(source: source, configuration: PipelineConfiguration(c),
+                               outputs: [publisher] + (homeAssistant?.outputs ?? []))
         publisher.reset(lossless: false)
         let r = try p.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
