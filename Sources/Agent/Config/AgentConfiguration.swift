@@ -27,6 +27,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var stateDirectory: String
     /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
     public var homeAssistant = HomeAssistantSettings()
+    /// `activity:` — activity detection, pedometer and their history.
+    public var activity = ActivitySettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

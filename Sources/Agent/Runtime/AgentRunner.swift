@@ -28,7 +28,13 @@ public final class AgentRunner: @unchecked Sendable {
     private var outbox: Outbox!
     private var client: MQTTClient!
     private var publisher: MQTTPublisher!
+    private var service: MotionService!
+    /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Activity detection, pedometer and their history (`activity.enabled`).
+    private var activity: ActivityPublisher?
+    /// Answers `query/activity` and `query/pedometer` from the history.
+    private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
     private var report: PipelineStartReport?
     private var synthetic: SyntheticEventSource?
     /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`), bound to the
@@ -179,7 +185,8 @@ public final class AgentRunner: @unchecked Sendable {
         }
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
-        pipeline.stop()
+        activity?.stop()
+        service.stop()
         if !outbox.drain(timeout: remaining(0.6)) {
             let o = outbox.statistics
             log.warning("stop deadline: not everything was delivered",
@@ -271,11 +278,13 @@ public final class AgentRunner: @unchecked Sendable {
         // One router for every subscription: Home Assistant's birth, then commands.
         let homeAssistantHandler = homeAssistant?.announcer.client === newClient ? homeAssistant?.messageHandler() : nil
         let birthTopic = homeAssistant?.announcer.discovery.birthTopic
+        if let a = activity { attachHistoryQueries(a, to: newClient) }
         newClient.onMessage = { [weak self] m in
             if let birthTopic, m.topic == birthTopic {
                 homeAssistantHandler?(m)
                 return
             }
+            if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -294,10 +303,13 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        let p = MotionPipeline(source: source, configuration: PipelineConfiguration(c),
-                               outputs: [publisher] + (homeAssistant?.outputs ?? []))
+        let svc = MotionService(source: source, configuration: PipelineConfiguration(c),
+                                outputs: [publisher] + (homeAssistant?.outputs ?? []))
         publisher.reset(lossless: false)
-        let r = try p.start()
+        let r = try svc.start()
+        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        service = svc
+        startActivity(c, report: r)
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
         report = r
@@ -308,6 +320,32 @@ public final class AgentRunner: @unchecked Sendable {
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
+    }
+
+    /// Starts activity detection and step counting on the service (the library's managers) when
+    /// configured and the source has an accelerometer; history failures are reported, not fatal.
+    private func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        do {
+            let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
+                                          outbox: outbox, prefix: topics.prefix)
+            a.start()
+            activity = a
+            if let client { attachHistoryQueries(a, to: client) }
+        } catch {
+            log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
+            recordError("activity: \(error)")
+        }
+    }
+
+    private func attachHistoryQueries(_ a: ActivityPublisher, to client: MQTTClient) {
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: .store(a.store))
+        do {
+            try responder.subscribe()
+            historyResponder.withLock { $0 = responder }
+        } catch {
+            log.error("cannot subscribe to history queries", ["error": "\(error)"])
+        }
     }
 
     private func recordError(_ text: String) {
@@ -396,9 +434,11 @@ public final class AgentRunner: @unchecked Sendable {
             changed.append("mqtt")
         }
         if let newSource {
-            // The pipeline has no run-time schedule changes (yet): restart it. A short gap in the
-            // streams; `seq` continues because the publisher is kept.
-            pipeline.stop()
+            // Restart the pipeline: a short gap in the streams; `seq` continues because the
+            // publisher is kept.
+            activity?.stop()
+            activity = nil
+            service.stop()
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))
