@@ -13,6 +13,10 @@ public enum CommandLineTool {
         RunCommand(),
         CheckConfigCommand(),
         FusionCommand(),
+        ClassifyCommand(),
+        ActivityCommand(),
+        StepsCommand(),
+        ProbeCommand(),
         CalibrateCommand(),
     ]
 
