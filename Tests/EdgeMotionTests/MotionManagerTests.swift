@@ -314,6 +314,18 @@ struct MotionManagerTests {
         #expect(sequence == Array(0..<2000).map(UInt64.init))   // every value, in order
     }
 
+    @Test func anI2CChipIsDescribedBeforeItIsOpenedAndAMissingBusIsReportedOnce() {
+        let mpu6050 = MotionManager.i2c(bus: 250, chip: .mpu6050)
+        #expect(mpu6050.isAccelerometerAvailable && mpu6050.isGyroAvailable && !mpu6050.isMagnetometerAvailable)
+        #expect(MotionManager.i2c(bus: 250, chip: .mpu9250).isMagnetometerAvailable)
+        let received = Received<AccelerometerData>()
+        mpu6050.startAccelerometerUpdates(to: DispatchQueue(label: "test.i2c"), withHandler: received.handler())
+        #expect(eventually { !received.errors.isEmpty })
+        #expect(received.errors == [.sourceStartFailed])
+        #expect(received.errors.first?.detail.contains("i2c-250") == true)
+        #expect(!mpu6050.isAccelerometerActive)
+    }
+
     @Test func theSimulatorDrivesAManagerFromCodeAlone() {
         let manager = MotionManager.simulator(scenario: .stationary, rate: 100)
         manager.startDeviceMotionUpdates()
