@@ -17,6 +17,7 @@ public enum CommandLineTool {
         ActivityCommand(),
         StepsCommand(),
         ProbeCommand(),
+        CalibrateCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

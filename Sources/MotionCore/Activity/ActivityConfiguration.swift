@@ -34,6 +34,10 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
 
+    /// Below this standard deviation of |f| (m/s²) a window cannot be walking or running, however
+    /// periodic (a step bounces the body by ≳ 0.1 g; a vibrating table does not walk). Hand-set.
+    public var minimumGaitStd: Double = 0.25
+
     /// Cycling (hand-set, not fitted: no real cycling data exists): minimum gyro periodicity in the
     /// pedalling band, and the pedalling band in Hz.
     public var cyclingGyroPeriodicity: Double = 0.6

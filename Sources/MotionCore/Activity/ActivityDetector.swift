@@ -90,8 +90,13 @@ public final class ActivityDetector {
         sinceDecision = 0
         let features = extractor.compute()
         var p = model.probabilities(features)
+        if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
+            p.stationary += p.walking + p.running
+            p.walking = 0
+            p.running = 0
+        }
         if isPedalling(features) {
-            for c in ActivityClass.allCases { p[c] *= 0.1 }
+            p.scale(by: 0.1)
             p.cycling = 0.9
         }
         decisionCount += 1
