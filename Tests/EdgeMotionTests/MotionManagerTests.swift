@@ -28,8 +28,9 @@ final class Received<Element: Sendable>: Sendable {
     var offQueue: Int { state.withLock { $0.offQueue } }
 }
 
-/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
-func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 5 ms until it holds or `seconds` pass (generous: the build machine is
+/// shared); returns whether it held.
+func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
     let deadline = MonotonicClock.nowNanos() + UInt64(seconds * 1e9)
     while MonotonicClock.nowNanos() < deadline {
         if condition() { return true }
