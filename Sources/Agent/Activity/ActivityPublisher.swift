@@ -39,9 +39,11 @@ final class ActivityPublisher: Sendable {
         var pedometer = PedometerConfiguration()
         pedometer.strideLength = settings.strideLength
         pedometer.height = settings.height
-        let engine = service.useActivityHistory(store, activity: activity, pedometer: pedometer)
-        activityManager = MotionActivityManager(engine: engine)
-        pedometerManager = PedometerManager(engine: engine)
+        // The service's one activity engine keeps its history in the SQLite store; the managers
+        // below (and any library client of the same service) share it.
+        service.useActivityHistory(store, activity: activity, pedometer: pedometer)
+        activityManager = MotionActivityManager(service: service)
+        pedometerManager = PedometerManager(service: service)
         self.outbox = outbox
         activityTopic = prefix + "/activity"
         activityEventsTopic = prefix + "/events/activity"
