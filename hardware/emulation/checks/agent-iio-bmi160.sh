@@ -9,10 +9,11 @@ command -v mosquitto >/dev/null || { echo "mosquitto not installed"; exit 77; }
 mosquitto -p $PORT >/tmp/e2e-broker.log 2>&1 &
 broker=$!
 trap 'kill $broker $sub 2>/dev/null' EXIT
-sleep 1
+# Wait until the broker accepts connections (TCG on a loaded host can take seconds).
+for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
 mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/#' -v -W 15 >/tmp/e2e-sub.txt 2>/dev/null &
 sub=$!
-sleep 0.5
+sleep 1
 "$BIN/edgemotion" run --config config/iio-vm-bmi160.yaml --broker mqtt://127.0.0.1:$PORT \
   --device-id vm --duration 4 >/tmp/e2e-agent.log 2>&1
 rc=$?
