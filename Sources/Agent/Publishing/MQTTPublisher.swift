@@ -1,40 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import EdgeMotion
 import Logging
 import Messaging
 import MotionCore
 import Synchronization
 
-/// The agent's `PipelineOutput`: encodes each batch into a preallocated JSON buffer and hands it
-/// to libmosquitto. Runs on the pipeline's processing thread only, so its buffer and sequence
-/// numbers need no lock.
+/// The agent's `PipelineOutput`: encodes each batch into a preallocated JSON buffer and hands a copy
+/// to the `Outbox` (one allocation per message, none per sample). Runs on the pipeline's processing
+/// thread only, so its buffer and sequence numbers need no lock; it never blocks on the network or
+/// the disk (the outbox's own thread talks to libmosquitto).
 ///
-/// While the broker is unreachable, QoS 0 stream batches are refused by libmosquitto
-/// (`MOSQ_ERR_NO_CONN`) and counted as dropped per stream; nothing queues without bound.
+/// The publisher outlives pipelines: after a reload restarts the pipeline, `seq` continues, so
+/// subscribers keep detecting loss by sequence number.
 final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
-    struct StreamRoute {
+    struct StreamRoute: Equatable {
         var topic: String
         var qos: Int
         var retain: Bool
     }
 
-    private let client: MQTTClient
-    private let topics: TopicLayout
-    private let routes: [StreamRoute]  // accelerometer, gyroscope, magnetometer, motion
+    private let outbox: Outbox
     private let clock: WallClockMapping
-    private let log = Logger(label: "publisher")
+    /// Outbox handles, per stream: accelerometer, gyroscope, magnetometer, motion.
+    private var handles: [Int] = []
+    private var routes: [StreamRoute] = []
     private var writer = JSONWriter(capacity: 1 << 16)
     private var sequences: [UInt64] = [0, 0, 0, 0]
-    private let published = (0..<4).map { _ in RelaxedCounter() }
-    private let dropped = (0..<4).map { _ in RelaxedCounter() }
     private let endReason = Mutex<PipelineEnd?>(nil)
-    private let lastFailureLogNanos = Atomic<UInt64>(0)
+    private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
+    /// Lossless source (recording replayed as fast as possible): wait for outbox room instead of
+    /// dropping.
+    private let lossless = Atomic<Bool>(false)
 
-    init(client: MQTTClient, topics: TopicLayout, routes: [StreamRoute], clock: WallClockMapping) {
-        precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
-        self.client = client
-        self.topics = topics
-        self.routes = routes
+    static let streamNames = ["accelerometer", "gyroscope", "magnetometer", "motion"]
+
+    init(outbox: Outbox, routes: [StreamRoute], clock: WallClockMapping) {
+        self.outbox = outbox
         self.clock = clock
+        setRoutes(routes)
+    }
+
+    /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
+    func setRoutes(_ routes: [StreamRoute]) {
+        precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
+        self.routes = routes
+        handles = zip(routes, MQTTPublisher.streamNames).map { outbox.registerStream(topic: $0.topic, name: $1) }
+    }
+
+    /// Prepares for a new pipeline run (after a reload).
+    func reset(lossless: Bool) {
+        endReason.withLock { $0 = nil }
+        self.lossless.store(lossless, ordering: .relaxed)
     }
 
     static func index(of stream: SensorStream) -> Int {
@@ -60,13 +78,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(sourceStatusChanged error: (any Error)?) {
-        var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.field("source", error == nil ? "ok" as StaticString : "failing" as StaticString)
-        if let error { w.field("last_error", "\(error)") }
-        w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
-        w.endObject()
-        _ = try? client.publish(topic: topics.health, payload: w.buffer, qos: 1, retain: true)
+        sourceError.withLock { $0 = (error != nil, error.map { "\($0)" }, true) }
     }
 
     func pipeline(didEnd reason: PipelineEnd) {
@@ -76,28 +88,20 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Why the pipeline ended, once it has.
     var ended: PipelineEnd? { endReason.withLock { $0 } }
 
-    /// Messages handed to libmosquitto and refused, per stream (accelerometer, gyroscope,
-    /// magnetometer, motion).
-    var counts: (published: [UInt64], dropped: [UInt64]) {
-        (published.map(\.value), dropped.map(\.value))
+    /// The source's health as last reported, and whether it changed since the last call.
+    func takeSourceStatus() -> (failing: Bool, error: String?, changed: Bool) {
+        sourceError.withLock { s in
+            defer { s.changed = false }
+            return s
+        }
     }
 
     private func send(route k: Int) {
         let route = routes[k]
-        do {
-            _ = try writer.withUnsafeBytes { bytes throws(MQTTError) in
-                try client.publish(topic: route.topic, payload: bytes, qos: route.qos, retain: route.retain)
-            }
-            published[k].increment()
-        } catch {
-            dropped[k].increment()
-            // At most one log line per 10 s: an outage must not flood the journal.
-            let now = MonotonicClock.nowNanos()
-            if now &- lastFailureLogNanos.load(ordering: .relaxed) > 10_000_000_000 {
-                lastFailureLogNanos.store(now, ordering: .relaxed)
-                log.warning("publish refused; dropping stream batches until the broker is back",
-                            ["topic": route.topic, "error": "\(error)"])
-            }
+        let handle = handles[k]
+        let wait = lossless.load(ordering: .relaxed)
+        writer.withUnsafeBytes { bytes in
+            outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
         }
     }
 }

@@ -1,3 +1,4 @@
+import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionCore
 
-/// CLOCK_MONOTONIC in nanoseconds; the time base of every deadline in this module.
-enum MonotonicClock {
-    static func nowNanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-
-    /// `now + d`, saturating; negative durations give `now`.
+extension MonotonicClock {
+    /// `now + d` in CLOCK_MONOTONIC nanoseconds, saturating; negative durations give `now`.
+    /// The time base of every deadline in this module.
     static func deadline(after d: Duration) -> UInt64 {
         let ms = d.milliseconds
         let now = nowNanos()
