@@ -275,7 +275,7 @@ struct FaultTests {
         let produced = try #require(Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int)
         let events = Set(Reliability.events(sub, prefix: "edgemotion/storm"))
         #expect(events.count == produced, "received \(events.count) distinct of \(produced) events")
-        #expect(stats["mqtt_reconnects"] as? Int ?? 0 >= 3, "the storm must have cut the connection repeatedly")
+        #expect(stats["mqtt_reconnects"] as? Int ?? 0 >= 2, "the storm must have cut the connection repeatedly (backoff grows across quick losses: fewer reconnects than restarts)")
         let third = max(1, rss.count / 3)
         let early = rss.prefix(third).reduce(0, +) / third
         let late = rss.suffix(third).reduce(0, +) / third
