@@ -32,6 +32,9 @@ public final class AgentRunner: @unchecked Sendable {
     private var report: PipelineStartReport?
     private var synthetic: SyntheticEventSource?
     private var reconnectsBase = 0
+    /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
+    private var brokerIndex = 0
+    private var failovers = 0
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -115,6 +118,7 @@ public final class AgentRunner: @unchecked Sendable {
         var ready = false
         var lastWatchdogSample: UInt64 = 0
         var nextWatchdog = start
+        var disconnectedSince: UInt64?
         while true {
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
@@ -131,6 +135,7 @@ public final class AgentRunner: @unchecked Sendable {
 
             handleCommands()
             synthetic?.emitDue(now: now, into: outbox)
+            failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
             let stats = pipeline.statistics
             if !ready, stats.samplesProcessed > 0, client.isConnected {
@@ -231,9 +236,42 @@ public final class AgentRunner: @unchecked Sendable {
                 route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
     }
 
-    private func makeClient(_ c: AgentConfiguration, topics: TopicLayout) throws -> MQTTClient {
-        let options = try connectionOptions(c, statusTopic: topics.status)
+    private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+        let urls = Self.brokerURLs(c)
+        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
+    }
+
+    /// `mqtt.broker` followed by `mqtt.fallback_brokers`.
+    static func brokerURLs(_ c: AgentConfiguration) -> [String] {
+        (c.mqtt.broker.map { [$0] } ?? []) + c.mqtt.fallbackBrokers
+    }
+
+    /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
+    /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
+    /// on a broker that works (sticky); the outbox re-sends what was in flight.
+    private func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
+        if client.isConnected { disconnectedSince = nil; return }
+        guard let since = disconnectedSince else { disconnectedSince = now; return }
+        let urls = Self.brokerURLs(configuration)
+        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
+        let next = (brokerIndex + 1) % urls.count
+        disconnectedSince = now
+        let replacement: MQTTClient
+        do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+            log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
+            brokerIndex = next
+            return
+        }
+        log.warning("broker unreachable; failing over to the next one",
+                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+        let old: MQTTClient = client
+        old.disconnect(timeout: .milliseconds(300))
+        reconnectsBase += old.statistics.reconnects
+        failovers += 1
+        brokerIndex = next
+        install(replacement)
     }
 
     /// Wires a new client to the outbox and starts it. `status`, `meta` (retained) are (re)announced
@@ -374,6 +412,7 @@ public final class AgentRunner: @unchecked Sendable {
             reconnectsBase += oldClient.statistics.reconnects
             deviceID = newID
             topics = newTopics
+            brokerIndex = 0
             install(replacement)
             changed.append("mqtt")
         }
@@ -476,7 +515,8 @@ public final class AgentRunner: @unchecked Sendable {
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
-                                          reconnects: reconnectsBase + client.statistics.reconnects)
+                                          reconnects: reconnectsBase + client.statistics.reconnects,
+                                          broker: client.options.address.description, failovers: failovers)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
@@ -492,9 +532,8 @@ public final class AgentRunner: @unchecked Sendable {
             + "events_unacked=\(o.unacknowledgedEvents)"
     }
 
-    private func connectionOptions(_ c: AgentConfiguration, statusTopic: String) throws -> MQTTConnectionOptions {
+    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
         let m = c.mqtt
-        guard let brokerURL = m.broker else { throw PasswordFile.Failure(description: "mqtt.broker: no broker configured") }
         let address = try MQTTBrokerAddress(url: brokerURL)
         var password = m.password
         if let file = m.passwordFile {
