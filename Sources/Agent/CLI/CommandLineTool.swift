@@ -12,6 +12,12 @@ public enum CommandLineTool {
         VersionCommand(),
         RunCommand(),
         CheckConfigCommand(),
+        FusionCommand(),
+        ClassifyCommand(),
+        ActivityCommand(),
+        StepsCommand(),
+        ProbeCommand(),
+        CalibrateCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {
