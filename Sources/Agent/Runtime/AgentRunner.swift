@@ -30,6 +30,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var publisher: MQTTPublisher!
     private var pipeline: MotionPipeline!
     private var report: PipelineStartReport?
+    /// The publisher is a run-time consumer of the pipeline, so rate changes apply without a restart.
+    private var consumerID: PipelineConsumerID?
     private var synthetic: SyntheticEventSource?
     private var reconnectsBase = 0
     /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
@@ -314,20 +316,53 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    /// The publisher's schedule: the configured `streams:`.
+    static func consumerSchedule(_ c: AgentConfiguration) -> ConsumerSchedule {
+        let p = PipelineConfiguration(c)
+        return ConsumerSchedule(accelerometer: p.accelerometer, gyroscope: p.gyroscope, magnetometer: p.magnetometer, motion: p.motion)
+    }
+
+    /// Starts a pipeline with every static stream off and the publisher as a run-time consumer
+    /// (`MotionPipeline.addConsumer`), so `updateConsumer` can change rates while it runs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        let p = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher])
+        var pc = PipelineConfiguration(c)
+        pc.accelerometer = .disabled
+        pc.gyroscope = .disabled
+        pc.magnetometer = .disabled
+        pc.motion = .disabled
+        let p = MotionPipeline(source: source, configuration: pc, outputs: [])
         publisher.reset(lossless: false)
+        let schedule = Self.consumerSchedule(c)
+        let id = p.addConsumer(publisher, schedule: schedule)
         let r = try p.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
-        report = r
+        consumerID = id
+        report = effectiveReport(r, schedule: schedule, pipeline: p)
+        announce(c)
+        log.notice("running", ["device_id": deviceID, "source": r.source.name,
+                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
+    }
+
+    /// The start report with the publisher's effective schedules in place of the (disabled) static ones.
+    private func effectiveReport(_ r: PipelineStartReport, schedule: ConsumerSchedule, pipeline p: MotionPipeline) -> PipelineStartReport {
+        var out = r
+        let present = r.source.sensors
+        for stream in SensorStream.allCases {
+            out.streams[stream] = p.effectiveSchedule(present.contains(stream.requiredContents) ? schedule.schedule(for: stream) : .disabled)
+        }
+        out.motion = p.effectiveSchedule(present.contains(.accelerometer) ? schedule.motion : .disabled)
+        return out
+    }
+
+    /// Logs capped rates and (re)publishes the retained `meta`.
+    private func announce(_ c: AgentConfiguration) {
+        guard let r = report else { return }
         logEffectiveRates(r, c)
         let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
                                    availableFrames: availableFrames(r.source.sensors, c))
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
-        log.notice("running", ["device_id": deviceID, "source": r.source.name,
-                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
     }
 
     private func recordError(_ text: String) {
@@ -377,8 +412,11 @@ public final class AgentRunner: @unchecked Sendable {
             return .failure(ApplyFailure(description: "mqtt.topic_prefix: \(error)"))
         }
         let connectionChanged = new.mqtt != old.mqtt || newID != deviceID || new.control != old.control
-        let pipelineChanged = new.source != old.source || new.streams != old.streams || new.fusion != old.fusion
-            || newTopics != topics
+        // Rates and enabled flags change in the running pipeline; QoS/retain, topics, source and
+        // fusion changes restart it.
+        let routesChanged = routes(new, newTopics) != routes(old, topics)
+        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || routesChanged
+        let ratesChanged = !pipelineChanged && new.streams != old.streams
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -416,8 +454,15 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
+        if ratesChanged, let id = consumerID, let r = report {
+            let schedule = Self.consumerSchedule(new)
+            pipeline.updateConsumer(id, schedule: schedule)
+            report = effectiveReport(r, schedule: schedule, pipeline: pipeline)
+            announce(new)
+            changed.append("stream rates (applied in the running pipeline)")
+        }
         if let newSource {
-            // The pipeline has no run-time schedule changes (yet): restart it. A short gap in the
+            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
             // streams; `seq` continues because the publisher is kept.
             pipeline.stop()
             deviceID = newID
@@ -468,14 +513,15 @@ public final class AgentRunner: @unchecked Sendable {
                         var next = configuration
                         next.streams[named: cmd.stream] = settings
                         switch apply(next) {
-                        case .success:
+                        case .success(let summary):
                             reply(&w, id: cmd.id, ok: true, error: nil)
                             w.field("stream", cmd.stream)
                             w.field("enabled", settings.enabled)
                             w.field("rate", settings.rate, fractionDigits: 3)
                             w.field("publish_rate", settings.publishRate, fractionDigits: 3)
                             log.notice("command applied", ["stream": cmd.stream, "enabled": "\(settings.enabled)",
-                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)"])
+                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)",
+                                                           "changed": summary])
                         case .failure(let e):
                             reply(&w, id: cmd.id, ok: false, error: e.description)
                         }
