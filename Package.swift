@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
         .executable(name: "butterfly", targets: ["butterfly"]),
         .executable(name: "activity-logger", targets: ["activity-logger"]),
+        .executable(name: "edgemotion-bench", targets: ["edgemotion-bench"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages)
@@ -43,6 +44,14 @@ let package = Package(
         .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
         .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
         .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/ActivityLogger"),
+
+        // MARK: Benchmarks (run on demand: scripts/bench-peers, scripts/fleet-sim; see docs/performance.md)
+        /// Stage costs, allocation counts and a latency subscriber. Links the malloc interposer, so it
+        /// is a separate executable, never part of `edgemotion`. Build with `-Xswiftc -enable-testing`
+        /// (it drives the internal MotionProcessor and encoders through `@testable import`).
+        .executableTarget(name: "edgemotion-bench",
+                          dependencies: ["EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
+                          path: "Sources/Benchmarks"),
 
         // MARK: Test support
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.

@@ -84,3 +84,25 @@ struct MotionServiceRegistryManagerTests {
         #expect(SensorRecorder(source: source).service === explicit)
     }
 }
+
+@Suite("MotionService life time")
+struct MotionServiceLifetimeManagerTests {
+    @Test func aServiceWithRunningManagersIsFreedAndStopsWhenTheLastManagerGoes() {
+        let source = GatedSource(rate: 200, open: true)
+        weak var weakService: MotionService?
+        weak var weakPipeline: MotionPipeline?
+        do {
+            let service = MotionService(source: source)
+            let motion = MotionManager(service: service)
+            let activity = MotionActivityManager(service: service)
+            motion.startAccelerometerUpdates()
+            activity.startActivityUpdates(to: DispatchQueue(label: "test.lifetime")) { _ in }
+            #expect(eventually { motion.accelerometerData != nil })
+            weakService = service
+            weakPipeline = service.pipeline
+            #expect(weakPipeline != nil)
+        }
+        #expect(weakService == nil)   // no cycle through the activity engine
+        #expect(eventually { weakPipeline == nil })
+    }
+}

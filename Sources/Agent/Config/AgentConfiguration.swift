@@ -25,6 +25,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var debug: DebugSettings
     /// `state_directory:` — where the agent keeps calibration and other state (path).
     public var stateDirectory: String
+    /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
+    public var homeAssistant = HomeAssistantSettings()
+    /// `activity:` — activity detection, pedometer and their history.
+    public var activity = ActivitySettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

@@ -19,6 +19,17 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         var topic: String
         var qos: Int
         var retain: Bool
+        /// Payload encoding; for `.influx`, `influxPrefix` is the line's measurement and tags.
+        var format: PayloadFormat = .json
+        var influxPrefix: [UInt8] = []
+
+        init(topic: String, qos: Int, retain: Bool, format: PayloadFormat = .json, deviceID: String = "") {
+            self.topic = topic
+            self.qos = qos
+            self.retain = retain
+            self.format = format
+            self.influxPrefix = format == .influx ? Array(deviceID.utf8) : []
+        }
     }
 
     private let outbox: Outbox
@@ -27,6 +38,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private var handles: [Int] = []
     private var routes: [StreamRoute] = []
     private var writer = JSONWriter(capacity: 1 << 16)
+    private var lines = LineProtocolWriter(capacity: 1 << 16)
     private var sequences: [UInt64] = [0, 0, 0, 0]
     private let endReason = Mutex<PipelineEnd?>(nil)
     private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
@@ -45,7 +57,15 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
     func setRoutes(_ routes: [StreamRoute]) {
         precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
-        self.routes = routes
+        self.routes = routes.enumerated().map { k, r in
+            var r = r
+            if r.format == .influx {
+                let id = String(decoding: r.influxPrefix, as: UTF8.self)
+                r.influxPrefix = k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: id, stream: SensorStream.allCases[k])
+                                       : InfluxLineEncoder.motionPrefix(deviceID: id)
+            }
+            return r
+        }
         handles = zip(routes, MQTTPublisher.streamNames).map { outbox.registerStream(topic: $0.topic, name: $1) }
     }
 
@@ -65,6 +85,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         let k = Self.index(of: stream)
+        if routes[k].format == .influx {
+            InfluxLineEncoder.encode(samples, stream: stream, prefix: routes[k].influxPrefix, clock: clock, into: &lines)
+            sequences[k] &+= 1
+            return send(route: k)
+        }
         SensorBatchEncoder.encode(samples, stream: stream, sequence: sequences[k], interval: interval,
                                   clock: clock, into: &writer)
         sequences[k] &+= 1
@@ -72,6 +97,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
+        if routes[3].format == .influx {
+            InfluxLineEncoder.encode(motion, prefix: routes[3].influxPrefix, clock: clock, into: &lines)
+            sequences[3] &+= 1
+            return send(route: 3)
+        }
         MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock, into: &writer)
         sequences[3] &+= 1
         send(route: 3)
@@ -100,9 +130,10 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         let route = routes[k]
         let handle = handles[k]
         let wait = lossless.load(ordering: .relaxed)
-        writer.withUnsafeBytes { bytes in
-            outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
+        let enqueue = { (bytes: UnsafeRawBufferPointer) in
+            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
         }
+        if route.format == .influx { lines.withUnsafeBytes(enqueue) } else { writer.withUnsafeBytes(enqueue) }
     }
 }
 

@@ -28,11 +28,18 @@ public final class AgentRunner: @unchecked Sendable {
     private var outbox: Outbox!
     private var client: MQTTClient!
     private var publisher: MQTTPublisher!
+    private var service: MotionService!
+    /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Activity detection, pedometer and their history (`activity.enabled`).
+    private var activity: ActivityPublisher?
+    /// Answers `query/activity` and `query/pedometer` from the history.
+    private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
     private var report: PipelineStartReport?
-    /// The publisher is a run-time consumer of the pipeline, so rate changes apply without a restart.
-    private var consumerID: PipelineConsumerID?
     private var synthetic: SyntheticEventSource?
+    /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`), bound to the
+    /// first MQTT client: a broker change on reload moves it only at the next start.
+    private var homeAssistant: HomeAssistantIntegration?
     private var reconnectsBase = 0
     /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
     private var brokerIndex = 0
@@ -87,6 +94,9 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.stop(timeout: .milliseconds(200))
             return 1
         }
+
+        homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics, client: newClient,
+                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -180,7 +190,8 @@ public final class AgentRunner: @unchecked Sendable {
         }
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
-        pipeline.stop()
+        activity?.stop()
+        service.stop()
         if !outbox.drain(timeout: remaining(0.6)) {
             let o = outbox.statistics
             log.warning("stop deadline: not everything was delivered",
@@ -233,7 +244,10 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
-        let route = { (s: StreamSettings, topic: String) in MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain) }
+        let id = c.device.resolvedID()
+        let route = { (s: StreamSettings, topic: String) in
+            MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
+        }
         return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
                 route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
     }
@@ -290,6 +304,7 @@ public final class AgentRunner: @unchecked Sendable {
                 _ = try? newClient.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
                 if let m = meta.withLock({ $0 }) { _ = try? newClient.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
                 healthDirty.store(true, ordering: .relaxed)
+                if homeAssistant?.announcer.client === newClient { homeAssistant?.announce() }
             case .connectionFailed(let e, _), .connectionLost(let e, _):
                 connectionLog.warning("\(state)", ["broker": broker])
                 recordError("mqtt: " + e.description)
@@ -298,7 +313,16 @@ public final class AgentRunner: @unchecked Sendable {
             }
             outbox.connectionChanged(state, client: newClient)
         }
+        // One router for every subscription: Home Assistant's birth, then commands.
+        let homeAssistantHandler = homeAssistant?.announcer.client === newClient ? homeAssistant?.messageHandler() : nil
+        let birthTopic = homeAssistant?.announcer.discovery.birthTopic
+        if let a = activity { attachHistoryQueries(a, to: newClient) }
         newClient.onMessage = { [weak self] m in
+            if let birthTopic, m.topic == birthTopic {
+                homeAssistantHandler?(m)
+                return
+            }
+            if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -316,43 +340,21 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
-    /// The publisher's schedule: the configured `streams:`.
-    static func consumerSchedule(_ c: AgentConfiguration) -> ConsumerSchedule {
-        let p = PipelineConfiguration(c)
-        return ConsumerSchedule(accelerometer: p.accelerometer, gyroscope: p.gyroscope, magnetometer: p.magnetometer, motion: p.motion)
-    }
-
-    /// Starts a pipeline with every static stream off and the publisher as a run-time consumer
-    /// (`MotionPipeline.addConsumer`), so `updateConsumer` can change rates while it runs.
+    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        var pc = PipelineConfiguration(c)
-        pc.accelerometer = .disabled
-        pc.gyroscope = .disabled
-        pc.magnetometer = .disabled
-        pc.motion = .disabled
-        let p = MotionPipeline(source: source, configuration: pc, outputs: [])
+        let svc = MotionService(source: source, configuration: PipelineConfiguration(c),
+                                outputs: [publisher] + (homeAssistant?.outputs ?? []))
         publisher.reset(lossless: false)
-        let schedule = Self.consumerSchedule(c)
-        let id = p.addConsumer(publisher, schedule: schedule)
-        let r = try p.start()
+        let r = try svc.start()
+        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        service = svc
+        startActivity(c, report: r)
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
-        consumerID = id
-        report = effectiveReport(r, schedule: schedule, pipeline: p)
+        report = r
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
-    }
-
-    /// The start report with the publisher's effective schedules in place of the (disabled) static ones.
-    private func effectiveReport(_ r: PipelineStartReport, schedule: ConsumerSchedule, pipeline p: MotionPipeline) -> PipelineStartReport {
-        var out = r
-        let present = r.source.sensors
-        for stream in SensorStream.allCases {
-            out.streams[stream] = p.effectiveSchedule(present.contains(stream.requiredContents) ? schedule.schedule(for: stream) : .disabled)
-        }
-        out.motion = p.effectiveSchedule(present.contains(.accelerometer) ? schedule.motion : .disabled)
-        return out
     }
 
     /// Logs capped rates and (re)publishes the retained `meta`.
@@ -363,6 +365,32 @@ public final class AgentRunner: @unchecked Sendable {
                                    availableFrames: availableFrames(r.source.sensors, c))
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
+    }
+
+    /// Starts activity detection and step counting on the service (the library's managers) when
+    /// configured and the source has an accelerometer; history failures are reported, not fatal.
+    private func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        do {
+            let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
+                                          outbox: outbox, prefix: topics.prefix)
+            a.start()
+            activity = a
+            if let client { attachHistoryQueries(a, to: client) }
+        } catch {
+            log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
+            recordError("activity: \(error)")
+        }
+    }
+
+    private func attachHistoryQueries(_ a: ActivityPublisher, to client: MQTTClient) {
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: .store(a.store))
+        do {
+            try responder.subscribe()
+            historyResponder.withLock { $0 = responder }
+        } catch {
+            log.error("cannot subscribe to history queries", ["error": "\(error)"])
+        }
     }
 
     private func recordError(_ text: String) {
@@ -412,11 +440,10 @@ public final class AgentRunner: @unchecked Sendable {
             return .failure(ApplyFailure(description: "mqtt.topic_prefix: \(error)"))
         }
         let connectionChanged = new.mqtt != old.mqtt || newID != deviceID || new.control != old.control
-        // Rates and enabled flags change in the running pipeline; QoS/retain, topics, source and
-        // fusion changes restart it.
+        // The publisher is a static output of the service's pipeline: any stream change restarts it.
         let routesChanged = routes(new, newTopics) != routes(old, topics)
-        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || routesChanged
-        let ratesChanged = !pipelineChanged && new.streams != old.streams
+        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
+            || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -454,17 +481,12 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
-        if ratesChanged, let id = consumerID, let r = report {
-            let schedule = Self.consumerSchedule(new)
-            pipeline.updateConsumer(id, schedule: schedule)
-            report = effectiveReport(r, schedule: schedule, pipeline: pipeline)
-            announce(new)
-            changed.append("stream rates (applied in the running pipeline)")
-        }
         if let newSource {
-            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
-            // streams; `seq` continues because the publisher is kept.
-            pipeline.stop()
+            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
+            // the streams; `seq` continues because the publisher is kept.
+            activity?.stop()
+            activity = nil
+            service.stop()
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))

@@ -137,10 +137,12 @@ public final class MotionService: Sendable {
     /// `ActivityHistoryStore`). Call before the first activity or pedometer client; returns the
     /// engine (the existing one if it was already created).
     @discardableResult
-    public func useActivityHistory(_ history: any ActivityHistoryStoring) -> ActivityEngine {
+    public func useActivityHistory(_ history: any ActivityHistoryStoring,
+                                   activity: ActivityConfiguration = ActivityConfiguration(),
+                                   pedometer: PedometerConfiguration = PedometerConfiguration()) -> ActivityEngine {
         activityEngineStorage.withLock { e in
             if let e { return e }
-            let engine = ActivityEngine(service: self, history: history)
+            let engine = ActivityEngine(service: self, history: history, activity: activity, pedometer: pedometer)
             e = engine
             return engine
         }

@@ -86,14 +86,25 @@ public struct JSONWriter: Sendable {
 
     /// Writes `"key":`. Keys are compile-time constants (no allocation); they are escaped like strings.
     public mutating func key(_ key: StaticString) {
-        separate()
-        buffer.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes in
-            for b in bytes { appendEscaped(b) }
-        }
-        buffer.append(UInt8(ascii: "\""))
-        buffer.append(UInt8(ascii: ":"))
+        let comma = needsComma
         needsComma = false
+        key.withUTF8Buffer { bytes in
+            guard JSONWriter.isPlain(bytes) else {
+                if comma { buffer.append(UInt8(ascii: ",")) }
+                appendQuoted(key)
+                buffer.append(UInt8(ascii: ":"))
+                return
+            }
+            // `,"key":` in one copy.
+            let c = comma ? 1 : 0
+            emit(c + bytes.count + 3) { out in
+                if comma { out[0] = UInt8(ascii: ",") }
+                out[c] = UInt8(ascii: "\"")
+                if let base = bytes.baseAddress { (out + c + 1).update(from: base, count: bytes.count) }
+                out[c + 1 + bytes.count] = UInt8(ascii: "\"")
+                out[c + 2 + bytes.count] = UInt8(ascii: ":")
+            }
+        }
     }
 
     // MARK: Values
@@ -110,11 +121,7 @@ public struct JSONWriter: Sendable {
     /// A compile-time constant string value.
     public mutating func string(_ s: StaticString) {
         separate()
-        buffer.append(UInt8(ascii: "\""))
-        s.withUTF8Buffer { bytes in
-            for b in bytes { appendEscaped(b) }
-        }
-        buffer.append(UInt8(ascii: "\""))
+        appendQuoted(s)
         needsComma = true
     }
 
@@ -151,26 +158,39 @@ public struct JSONWriter: Sendable {
     /// exponent. NaN and ±infinity are written as `null`. Accuracy: ±0.5·10^-digits plus a few ulps of
     /// `v` (the scaling is done in Double arithmetic).
     public mutating func value(_ v: Double, fractionDigits: Int = 6) {
-        separate()
-        needsComma = true
-        guard v.isFinite else { appendLiteral("null"); return }
+        guard v.isFinite else { separate(); appendLiteral("null"); needsComma = true; return }
         let digits = min(max(fractionDigits, 0), 9)
         var scale: UInt64 = 1
         for _ in 0..<digits { scale &*= 10 }
-        let scaled = (v.magnitude * Double(scale)).rounded(.toNearestOrAwayFromZero)
-        if scaled < 9.0e18 {
-            let n = UInt64(scaled)
-            if v < 0 && n != 0 { buffer.append(UInt8(ascii: "-")) }
-            appendDigits(n / scale, minimumDigits: 1)
-            let fraction = n % scale
-            if fraction != 0 {
-                buffer.append(UInt8(ascii: "."))
-                appendDigits(fraction, minimumDigits: digits)
-                trimTrailingZeros()
+        let x = v.magnitude * Double(scale)
+        guard x < 9.0e18 else { separate(); appendScientific(v); needsComma = true; return }
+        // Round half away from zero, exactly: below 2^53 the subtraction is exact, above it x is
+        // already an integer. (Cheaper than `rounded(.toNearestOrAwayFromZero)`, a libm call.)
+        var n = UInt64(x)
+        if x - Double(n) >= 0.5 { n += 1 }
+        var fraction = n % scale
+        var fractionCount = fraction == 0 ? 0 : digits
+        while fractionCount > 0, fraction % 10 == 0 { fraction /= 10; fractionCount -= 1 }
+        let whole = n / scale
+        let negative = v < 0 && n != 0
+        let comma = needsComma
+        let length = (comma ? 1 : 0) + (negative ? 1 : 0) + JSONWriter.digitCount(whole)
+            + (fractionCount > 0 ? fractionCount + 1 : 0)
+        // Written right to left straight into the buffer's spare capacity.
+        emit(length) { out in
+            var i = length
+            for _ in 0..<fractionCount {
+                i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10); fraction /= 10
             }
-        } else {
-            appendScientific(v)
+            if fractionCount > 0 { i -= 1; out[i] = UInt8(ascii: ".") }
+            var rest = whole
+            repeat {
+                i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10); rest /= 10
+            } while rest > 0
+            if negative { i -= 1; out[i] = UInt8(ascii: "-") }
+            if comma { out[0] = UInt8(ascii: ",") }
         }
+        needsComma = true
     }
 
     /// A `Float` written like `value(_: Double, fractionDigits:)`.
@@ -197,9 +217,20 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendLiteral(_ s: StaticString) {
+        s.withUTF8Buffer { bytes in buffer.append(contentsOf: bytes) }
+    }
+
+    /// `"s"`, escaped. Keys and constant values rarely need escaping: those are copied in one go.
+    private mutating func appendQuoted(_ s: StaticString) {
+        buffer.append(UInt8(ascii: "\""))
         s.withUTF8Buffer { bytes in
-            for b in bytes { buffer.append(b) }
+            if JSONWriter.isPlain(bytes) {
+                buffer.append(contentsOf: bytes)
+            } else {
+                for b in bytes { appendEscaped(b) }
+            }
         }
+        buffer.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ b: UInt8) {
@@ -232,18 +263,47 @@ public struct JSONWriter: Sendable {
 
     /// Appends the decimal digits of `n`, left-padded with zeros to `minimumDigits`.
     private mutating func appendDigits(_ n: UInt64, minimumDigits: Int) {
+        let length = max(JSONWriter.digitCount(n), minimumDigits)
+        emit(length) { out in
+            var i = length
+            var rest = n
+            repeat {
+                i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10); rest /= 10
+            } while rest > 0
+            while i > 0 { i -= 1; out[i] = UInt8(ascii: "0") }
+        }
+    }
+
+    /// Decimal digits of `n` (1 for 0).
+    private static func digitCount(_ n: UInt64) -> Int {
         var count = 1
         var probe = n
         while probe >= 10 { probe /= 10; count += 1 }
-        count = max(count, minimumDigits)
-        let start = buffer.count
-        for _ in 0..<count { buffer.append(UInt8(ascii: "0")) }
-        var rest = n
-        var i = start + count - 1
-        while rest > 0 {
-            buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            i -= 1
+        return count
+    }
+
+    /// Whether `bytes` can be written between quotes as they are (nothing to escape).
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in bytes where b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            return false
+        }
+        return true
+    }
+
+    /// Appends exactly `count` bytes that `body` writes through the pointer it is given, directly
+    /// into the buffer's spare capacity: one capacity check per token instead of one per byte.
+    /// Grows geometrically (once) when a payload outgrows the reserved capacity.
+    @inline(__always)
+    private mutating func emit(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        guard count > 0 else { return }
+        if buffer.capacity - buffer.count < count {
+            buffer.reserveCapacity(max(buffer.capacity * 2, buffer.count + count))
+        }
+        buffer.append(addingCapacity: count) { (o: inout OutputSpan<UInt8>) in
+            o.withUnsafeMutableBufferPointer { storage, initialized in
+                body(storage.baseAddress! + initialized)
+                initialized += count
+            }
         }
     }
 

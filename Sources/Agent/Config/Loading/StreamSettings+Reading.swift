@@ -15,7 +15,7 @@ extension StreamSettingsSet {
 }
 
 extension StreamSettings {
-    static let keys = ["enabled", "rate", "publish_rate", "qos", "retain"]
+    static let keys = ["enabled", "rate", "publish_rate", "qos", "retain", "format"]
 
     init(reading section: ConfigSection?, defaults: StreamSettings, with reader: inout ConfigReader) {
         self = defaults
@@ -28,5 +28,6 @@ extension StreamSettings {
         }
         qos = reader.integer(section, "qos", default: qos, allowed: "0, 1 or 2") { (0...2).contains($0) }
         retain = reader.bool(section, "retain", default: retain)
+        format = reader.choice(section, "format", default: format)
     }
 }

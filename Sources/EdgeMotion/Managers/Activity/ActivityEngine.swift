@@ -11,8 +11,11 @@ import Synchronization
 /// activity or pedometer client, or `start()`), keeping the history, until `stop()` or the end of
 /// the service; clients only subscribe and unsubscribe. It consumes the accelerometer stream at
 /// `sampleRate` (50 Hz), so it costs little next to fusion.
+///
+/// The service owns its engine (`service.activityEngine`); the engine refers back to it without
+/// keeping it alive, so keep the service (or a manager, which holds it) while using the engine.
 public final class ActivityEngine: Sendable {
-    public let service: MotionService
+    public unowned let service: MotionService
     public let history: any ActivityHistoryStoring
     /// Accelerometer samples per second fed to the detectors (capped at the source rate).
     public let sampleRate: Double
@@ -125,6 +128,4 @@ public final class ActivityEngine: Sendable {
 
     /// Runs `body` on the history queue (queries from the managers' asynchronous forms).
     func onHistoryQueue(_ body: @escaping @Sendable () -> Void) { historyQueue.async(execute: body) }
-
-    deinit { stop() }
 }

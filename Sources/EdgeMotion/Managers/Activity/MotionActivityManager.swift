@@ -9,6 +9,8 @@ import Synchronization
 /// Built on the source's `ActivityEngine` (one detector per source, however many managers).
 /// `startDate`s are UTC seconds since 1970 (Core Motion's `Date`), in updates and queries alike.
 public final class MotionActivityManager: Sendable {
+    /// The source's shared pipeline (held, so the engine's service stays alive).
+    public let service: MotionService
     public let engine: ActivityEngine
     private let subscription = Mutex<(id: UInt64?, continuation: AsyncStream<MotionActivity>.Continuation?)>((nil, nil))
 
@@ -17,11 +19,8 @@ public final class MotionActivityManager: Sendable {
     }
 
     public init(service: MotionService) {
+        self.service = service
         engine = service.activityEngine
-    }
-
-    public init(engine: ActivityEngine) {
-        self.engine = engine
     }
 
     /// Whether activity detection works on this source (`isActivityAvailable()`, a class method

@@ -9,6 +9,8 @@ import Synchronization
 /// (Named `PedometerManager` because `Pedometer` is MotionCore's step-detection algorithm.)
 /// Built on the source's `ActivityEngine`. Dates are UTC seconds since 1970.
 public final class PedometerManager: Sendable {
+    /// The source's shared pipeline (held, so the engine's service stays alive).
+    public let service: MotionService
     public let engine: ActivityEngine
     private let updates = Mutex<UInt64?>(nil)
     private let events = Mutex<UInt64?>(nil)
@@ -18,11 +20,8 @@ public final class PedometerManager: Sendable {
     }
 
     public init(service: MotionService) {
+        self.service = service
         engine = service.activityEngine
-    }
-
-    public init(engine: ActivityEngine) {
-        self.engine = engine
     }
 
     // MARK: Availability (class methods in Core Motion; here they depend on the source)

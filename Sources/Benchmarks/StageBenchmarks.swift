@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Agent
+@testable import EdgeMotion
+import Messaging
+import MotionCore
+
+/// Per-stage costs of the per-sample path, single thread, in-process, on a recorded trial.
+struct StageBenchmarks {
+    var trial: TrialData
+    var repeats: Int
+    /// Samples per measured pass (the trial is cycled to reach it).
+    var passSamples: Int
+
+    func run() -> [StageResult] {
+        var results: [StageResult] = []
+        let samples = trial.retimed(rate: trial.rate, count: passSamples)
+        let n = samples.count
+        let dt = 1 / trial.rate
+
+        // Ring: push + pop of one 96-byte sample, in bursts of 64 like a FIFO read.
+        do {
+            let ring = SampleRing<IMUSample>(minimumCapacity: 4096)
+            var checksum = 0.0
+            results.append(measureStage("ring push + pop", key: "ring", items: n, repeats: repeats) {
+                var i = 0
+                while i < n {
+                    let end = min(i + 64, n)
+                    for k in i..<end { ring.push(samples[k]) }
+                    ring.drain { s in checksum += s.specificForce.z }
+                    i = end
+                }
+            })
+            blackHole(checksum)
+        }
+
+        results.append(StageResult(name: "calibration", key: "calibration", runs: [],
+                                   note: "n/a: no separate stage (gyro bias is estimated inside fusion)"))
+
+        // Fusion: the filter update alone, concrete types (no generics), raw trial vectors.
+        let gyr = samples.map(\.rotationRate), acc = samples.map(\.specificForce), mag = samples.map(\.magneticField)
+        func fusion<F: AttitudeFilter>(_ make: @autoclosure () -> F, _ name: String, _ key: String, magnetometer: Bool) -> StageResult {
+            var f = make()
+            let r = measureStage(name, key: key, items: n, repeats: repeats) {
+                if magnetometer {
+                    for i in 0..<n { f.update(gyroscope: gyr[i], accelerometer: acc[i], magnetometer: mag[i], dt: dt) }
+                } else {
+                    for i in 0..<n { f.update(gyroscope: gyr[i], accelerometer: acc[i], magnetometer: nil, dt: dt) }
+                }
+            }
+            blackHole(f.output)
+            return r
+        }
+        results.append(fusion(RobustAttitudeFilter(samplePeriod: dt), "fusion 6D (RobustAttitudeFilter)", "fusion6d_robust", magnetometer: false))
+        results.append(fusion(RobustAttitudeFilter(samplePeriod: dt), "fusion 9D (RobustAttitudeFilter)", "fusion9d_robust", magnetometer: true))
+        results.append(fusion(ComplementaryFilter(samplePeriod: dt), "fusion 6D (ComplementaryFilter)", "fusion6d_complementary", magnetometer: false))
+        results.append(fusion(ComplementaryFilter(samplePeriod: dt), "fusion 9D (ComplementaryFilter)", "fusion9d_complementary", magnetometer: true))
+
+        // Device motion on top of fusion (gravity, user acceleration, frames, heading).
+        do {
+            var e = DeviceMotionEstimator<RobustAttitudeFilter>(samplePeriod: dt, referenceFrame: .xArbitraryCorrectedZVertical)
+            var checksum = 0.0
+            results.append(measureStage("fusion 9D + DeviceMotion (Robust, estimator)", key: "device_motion_robust", items: n, repeats: repeats) {
+                for i in 0..<n { checksum += e.update(samples[i]).attitude.quaternion.w }
+            })
+            blackHole(checksum)
+        }
+
+        // Activity: resampling, features, classifier, state machine (MotionCore's ActivityDetector).
+        do {
+            let detector = ActivityDetector()
+            var changes = 0
+            results.append(measureStage("activity (features + classifier)", key: "activity", items: n, repeats: repeats) {
+                for i in 0..<n { if detector.update(samples[i]) != nil { changes += 1 } }
+            })
+            blackHole(changes)
+        }
+        do {
+            var pedometer = Pedometer()
+            var events = 0
+            results.append(measureStage("pedometer", key: "pedometer", items: n, repeats: repeats) {
+                for i in 0..<n { if pedometer.update(time: samples[i].timestamp, specificForce: samples[i].specificForce) != nil { events += 1 } }
+            })
+            blackHole(events)
+        }
+
+        // Batch encoding into the preallocated JSON buffer, per sample encoded.
+        let clock = WallClockMapping.current()
+        for (batch, label) in [(10, "10/batch (default)"), (1, "1/batch (lowest latency)")] {
+            var w = JSONWriter(capacity: 1 << 16)
+            var bytes = 0
+            let batches = n / batch
+            results.append(measureStage("encode accelerometer batch, \(label)", key: "encode_sensor_b\(batch)", items: batches * batch, repeats: repeats) {
+                samples.withUnsafeBufferPointer { p in
+                    for b in 0..<batches {
+                        let span = UnsafeBufferPointer(rebasing: p[(b * batch)..<(b * batch + batch)]).span
+                        SensorBatchEncoder.encode(span, stream: .accelerometer, sequence: UInt64(b), interval: 0.01, clock: clock, into: &w)
+                        bytes &+= w.count
+                    }
+                }
+            })
+            blackHole(bytes)
+        }
+        do {
+            var e = DeviceMotionEstimator<RobustAttitudeFilter>(samplePeriod: dt, referenceFrame: .xArbitraryCorrectedZVertical)
+            let motions = samples.map { e.update($0) }
+            var w = JSONWriter(capacity: 1 << 16)
+            var bytes = 0
+            let batch = 5, batches = n / batch
+            results.append(measureStage("encode motion batch, 5/batch (default)", key: "encode_motion_b5", items: batches * batch, repeats: repeats) {
+                motions.withUnsafeBufferPointer { p in
+                    for b in 0..<batches {
+                        let span = UnsafeBufferPointer(rebasing: p[(b * batch)..<(b * batch + batch)]).span
+                        MotionBatchEncoder.encode(span, sequence: UInt64(b), interval: 0.02, clock: clock, into: &w)
+                        bytes &+= w.count
+                    }
+                }
+            })
+            blackHole(bytes)
+        }
+        return results
+    }
+}
+
+/// The agent's whole per-sample path for one configuration: ring push + pop, fusion, decimation,
+/// batching and JSON encoding of every published batch (no network send), single thread.
+struct WholePathCase {
+    var name: String
+    var key: String
+    var rate: Double
+    var configuration: PipelineConfiguration
+    var sensors: IMUSample.Contents = .all
+
+    /// The agent's defaults (`config/edgemotion.yaml`): sensors 100 Hz in batches of 10,
+    /// motion 50 Hz in batches of 5, at a `rate` Hz source.
+    static func defaults(rate: Double) -> WholePathCase {
+        WholePathCase(name: "agent defaults @ \(Int(rate)) Hz", key: "path_defaults_\(Int(rate))", rate: rate,
+                      configuration: PipelineConfiguration(requestedRate: rate))
+    }
+
+    /// Every stream at the source rate, `publishRate` batches per second: every sample is fused,
+    /// turned into a DeviceMotion and encoded four times (the heaviest configuration).
+    static func everySample(rate: Double, publishRate: Double, streams: Int = 4) -> WholePathCase {
+        let on = StreamSchedule(rate: 0, publishRate: publishRate)
+        let c = PipelineConfiguration(
+            requestedRate: rate,
+            accelerometer: streams >= 1 ? on : .disabled, gyroscope: streams >= 2 ? on : .disabled,
+            magnetometer: streams >= 3 ? on : .disabled, motion: streams >= 4 ? on : .disabled)
+        return WholePathCase(name: "\(streams) stream\(streams == 1 ? "" : "s") at source rate @ \(Int(rate)) Hz, \(Int(publishRate)) msg/s",
+                             key: "path_all_\(streams)s_\(Int(rate))hz_p\(Int(publishRate))", rate: rate, configuration: c)
+    }
+
+    func measure<F: AttitudeFilter>(filter: F.Type, trial: TrialData, items: Int, repeats: Int) -> StageResult {
+        let samples = trial.retimed(rate: rate, count: items)
+        var schedules: [SensorStream: EffectiveSchedule] = [:]
+        for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: rate) }
+        var processor = MotionProcessor<F>(configuration: configuration, sourceRate: rate, schedules: schedules,
+                                           motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
+                                           sensors: sensors)
+        let output = EncodingOutput()
+        let outputs: [any PipelineOutput] = [output]
+        let ring = SampleRing<IMUSample>(minimumCapacity: 4096)
+        let n = samples.count
+        let period = UInt64(1e9 / rate)
+        var pass: UInt64 = 0
+        let result = measureStage(name, key: key, items: n, repeats: repeats) {
+            let shift = pass &* UInt64(n)
+            pass &+= 1
+            var i = 0
+            while i < n {
+                let end = min(i + 64, n)
+                for k in i..<end {
+                    var s = samples[k]
+                    s.sequence &+= shift
+                    s.timestampNanos &+= shift &* period
+                    ring.push(s)
+                }
+                ring.drain { s in processor.process(s, outputs: outputs) }
+                i = end
+            }
+        }
+        blackHole(output.bytes)
+        return result
+    }
+}
