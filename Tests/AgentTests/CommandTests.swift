@@ -107,6 +107,7 @@ struct CommandEndToEndTests {
         #expect(sub.messages(on: "edgemotion/cmd/sensor/accelerometer").count == accBefore)
         #expect(sub.messages(on: "edgemotion/cmd/motion").count >= motionBefore + 10)
         #expect(agent.isRunning)
+        #expect(agent.log.contains("command applied"), "log:\n\(agent.log)")
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
     }

@@ -56,6 +56,18 @@ import Testing
         }
     }
 
+    @Test func fallbackBrokersAreAListOfCheckedURLs() throws {
+        let c = try ConfigurationLoader.parse(yaml: """
+        mqtt: { broker: "mqtt://a:1883", fallback_brokers: ["mqtt://b:1883", "mqtts://c"], failover_after_s: 5 }
+        """, fileName: "t.yaml")
+        #expect(c.mqtt.fallbackBrokers == ["mqtt://b:1883", "mqtts://c"])
+        #expect(c.mqtt.failoverAfterSeconds == 5)
+        #expect(AgentRunner.brokerURLs(c) == ["mqtt://a:1883", "mqtt://b:1883", "mqtts://c"])
+        let bad = ConfigTestSupport.problems("mqtt: { fallback_brokers: [\"http://x\"] }")
+        #expect(bad.count == 1 && bad[0].contains("mqtt.fallback_brokers[0]"), "\(bad)")
+        #expect(ConfigTestSupport.problems("mqtt: { fallback_brokers: \"mqtt://x\" }").first?.contains("expected a list") == true)
+    }
+
     @Test func aWorldReadableConfigWithAPasswordIsFlagged() throws {
         let path = try ConfigTestSupport.temporaryFile("mqtt: { username: u, password: p }\n")
         defer { ConfigTestSupport.removeTemporaryFile(path) }

@@ -45,6 +45,19 @@ struct ReloadTests {
         // seq continues across the pipeline restart (subscribers keep detecting loss).
         #expect((batches.first?["seq"] as? Int ?? 0) > 0)
         #expect(sub.messages(on: "moved/reload/status").last?.payloadString == "online")
+
+        // 3. Rate only: the pipeline restarts (a short gap in samples) but seq continues.
+        try Reliability.config(id: "reload", stateDirectory: dir, extra: "")
+            .appending("mqtt: { topic_prefix: \"moved/{device_id}\" }\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        agent.signal(SIGHUP)
+        usleep(2_000_000)
+        #expect(agent.log.components(separatedBy: "configuration reloaded").count - 1 == 2, "log:\n\(agent.log)")
+        let after = sub.messages(on: "moved/reload/sensor/accelerometer").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        #expect(after.last?["interval_s"] as? Double == 0.01, "100 Hz again")
+        let seqs = after.compactMap { $0["seq"] as? Int }
+        #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + seqs.count)), "no gap in seq across the rate change")
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
     }

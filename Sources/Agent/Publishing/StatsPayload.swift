@@ -88,7 +88,8 @@ enum StatsPayload {
     }
 
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
-                       lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int) -> [UInt8] {
+                       lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
+                       broker: String, failovers: Int) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.field("status", sourceFailing ? "degraded" as StaticString : "ok" as StaticString)
@@ -99,7 +100,9 @@ enum StatsPayload {
             w.field("last_error", lastError)
             if let t = lastErrorNanos { w.field("last_error_time_utc_us", Int64(t / 1000)) }
         }
+        w.field("broker", broker)
         w.field("mqtt_reconnects", reconnects)
+        w.field("mqtt_failovers", failovers)
         w.field("outbox_bytes", o.queuedBytes)
         w.field("unacknowledged_events", o.unacknowledgedEvents)
         w.field("spool_corrupt_records", o.spoolCorruptRecords)

@@ -41,6 +41,9 @@ public final class AgentRunner: @unchecked Sendable {
     /// first MQTT client: a broker change on reload moves it only at the next start.
     private var homeAssistant: HomeAssistantIntegration?
     private var reconnectsBase = 0
+    /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
+    private var brokerIndex = 0
+    private var failovers = 0
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -127,6 +130,7 @@ public final class AgentRunner: @unchecked Sendable {
         var ready = false
         var lastWatchdogSample: UInt64 = 0
         var nextWatchdog = start
+        var disconnectedSince: UInt64?
         while true {
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
@@ -143,6 +147,7 @@ public final class AgentRunner: @unchecked Sendable {
 
             handleCommands()
             synthetic?.emitDue(now: now, into: outbox)
+            failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
             let stats = pipeline.statistics
             if !ready, stats.samplesProcessed > 0, client.isConnected {
@@ -247,9 +252,42 @@ public final class AgentRunner: @unchecked Sendable {
                 route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
     }
 
-    private func makeClient(_ c: AgentConfiguration, topics: TopicLayout) throws -> MQTTClient {
-        let options = try connectionOptions(c, statusTopic: topics.status)
+    private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+        let urls = Self.brokerURLs(c)
+        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
+    }
+
+    /// `mqtt.broker` followed by `mqtt.fallback_brokers`.
+    static func brokerURLs(_ c: AgentConfiguration) -> [String] {
+        (c.mqtt.broker.map { [$0] } ?? []) + c.mqtt.fallbackBrokers
+    }
+
+    /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
+    /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
+    /// on a broker that works (sticky); the outbox re-sends what was in flight.
+    private func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
+        if client.isConnected { disconnectedSince = nil; return }
+        guard let since = disconnectedSince else { disconnectedSince = now; return }
+        let urls = Self.brokerURLs(configuration)
+        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
+        let next = (brokerIndex + 1) % urls.count
+        disconnectedSince = now
+        let replacement: MQTTClient
+        do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+            log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
+            brokerIndex = next
+            return
+        }
+        log.warning("broker unreachable; failing over to the next one",
+                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+        let old: MQTTClient = client
+        old.disconnect(timeout: .milliseconds(300))
+        reconnectsBase += old.statistics.reconnects
+        failovers += 1
+        brokerIndex = next
+        install(replacement)
     }
 
     /// Wires a new client to the outbox and starts it. `status`, `meta` (retained) are (re)announced
@@ -302,6 +340,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
         let svc = MotionService(source: source, configuration: PipelineConfiguration(c),
                                 outputs: [publisher] + (homeAssistant?.outputs ?? []))
@@ -313,13 +352,19 @@ public final class AgentRunner: @unchecked Sendable {
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
         report = r
+        announce(c)
+        log.notice("running", ["device_id": deviceID, "source": r.source.name,
+                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
+    }
+
+    /// Logs capped rates and (re)publishes the retained `meta`.
+    private func announce(_ c: AgentConfiguration) {
+        guard let r = report else { return }
         logEffectiveRates(r, c)
         let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
                                    availableFrames: availableFrames(r.source.sensors, c))
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
-        log.notice("running", ["device_id": deviceID, "source": r.source.name,
-                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
     }
 
     /// Starts activity detection and step counting on the service (the library's managers) when
@@ -395,8 +440,10 @@ public final class AgentRunner: @unchecked Sendable {
             return .failure(ApplyFailure(description: "mqtt.topic_prefix: \(error)"))
         }
         let connectionChanged = new.mqtt != old.mqtt || newID != deviceID || new.control != old.control
-        let pipelineChanged = new.source != old.source || new.streams != old.streams || new.fusion != old.fusion
-            || newTopics != topics
+        // The publisher is a static output of the service's pipeline: any stream change restarts it.
+        let routesChanged = routes(new, newTopics) != routes(old, topics)
+        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
+            || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -430,12 +477,13 @@ public final class AgentRunner: @unchecked Sendable {
             reconnectsBase += oldClient.statistics.reconnects
             deviceID = newID
             topics = newTopics
+            brokerIndex = 0
             install(replacement)
             changed.append("mqtt")
         }
         if let newSource {
-            // Restart the pipeline: a short gap in the streams; `seq` continues because the
-            // publisher is kept.
+            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
+            // the streams; `seq` continues because the publisher is kept.
             activity?.stop()
             activity = nil
             service.stop()
@@ -487,14 +535,15 @@ public final class AgentRunner: @unchecked Sendable {
                         var next = configuration
                         next.streams[named: cmd.stream] = settings
                         switch apply(next) {
-                        case .success:
+                        case .success(let summary):
                             reply(&w, id: cmd.id, ok: true, error: nil)
                             w.field("stream", cmd.stream)
                             w.field("enabled", settings.enabled)
                             w.field("rate", settings.rate, fractionDigits: 3)
                             w.field("publish_rate", settings.publishRate, fractionDigits: 3)
                             log.notice("command applied", ["stream": cmd.stream, "enabled": "\(settings.enabled)",
-                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)"])
+                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)",
+                                                           "changed": summary])
                         case .failure(let e):
                             reply(&w, id: cmd.id, ok: false, error: e.description)
                         }
@@ -534,7 +583,8 @@ public final class AgentRunner: @unchecked Sendable {
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
-                                          reconnects: reconnectsBase + client.statistics.reconnects)
+                                          reconnects: reconnectsBase + client.statistics.reconnects,
+                                          broker: client.options.address.description, failovers: failovers)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
@@ -550,9 +600,8 @@ public final class AgentRunner: @unchecked Sendable {
             + "events_unacked=\(o.unacknowledgedEvents)"
     }
 
-    private func connectionOptions(_ c: AgentConfiguration, statusTopic: String) throws -> MQTTConnectionOptions {
+    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
         let m = c.mqtt
-        guard let brokerURL = m.broker else { throw PasswordFile.Failure(description: "mqtt.broker: no broker configured") }
         let address = try MQTTBrokerAddress(url: brokerURL)
         var password = m.password
         if let file = m.passwordFile {
