@@ -12,6 +12,9 @@ public enum CommandLineTool {
         VersionCommand(),
         RunCommand(),
         CheckConfigCommand(),
+        RecordCommand(),
+        RecordingsCommand(),
+        ReplayCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -17,6 +17,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var stateDirectory: String
     /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
     public var homeAssistant = HomeAssistantSettings()
+    /// `recorder:` — raw sample recording to rotating files (off by default).
+    public var recorder = RecorderSettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

@@ -67,7 +67,9 @@ public final class AgentRunner: Sendable {
             clock: WallClockMapping.current())
         let homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics, client: client,
                                                      sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
-        let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher] + (homeAssistant?.outputs ?? []))
+        let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher] + (homeAssistant?.outputs ?? [])
+                                      + (c.recorder.enabled ? [RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
+                                                                                    rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) })] : []))
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.

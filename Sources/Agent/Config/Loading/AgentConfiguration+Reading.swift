@@ -1,6 +1,6 @@
 extension AgentConfiguration {
     /// Keys allowed at the top level of the file.
-    static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory", "home_assistant"]
+    static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory", "home_assistant", "recorder"]
 
     /// Reads the whole file from its root node (`nil` for an empty file), then runs the checks
     /// that involve several keys.
@@ -18,8 +18,10 @@ extension AgentConfiguration {
         mqtt = MQTTSettings(reading: reader.section(top?["mqtt"], path: "mqtt", keys: MQTTSettings.keys), with: &reader)
         logging = LoggingSettings(reading: reader.section(top?["logging"], path: "logging", keys: LoggingSettings.keys), with: &reader)
         homeAssistant = HomeAssistantSettings(reading: reader.section(top?["home_assistant"], path: "home_assistant", keys: HomeAssistantSettings.keys), with: &reader)
+        recorder = RecorderSettings(reading: reader.section(top?["recorder"], path: "recorder", keys: RecorderSettings.keys), with: &reader)
         stateDirectory = reader.string(top, "state_directory", default: AgentConfiguration.defaultStateDirectory)
         checkCombinations(with: &reader)
         checkHomeAssistant(with: &reader)
+        checkRecorder(with: &reader)
     }
 }
