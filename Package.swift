@@ -11,6 +11,10 @@ let package = Package(
     products: [
         .library(name: "EdgeMotion", targets: ["EdgeMotion"]),
         .executable(name: "edgemotion", targets: ["edgemotion"]),
+        .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
+        .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
+        .executable(name: "butterfly", targets: ["butterfly"]),
+        .executable(name: "activity-logger", targets: ["activity-logger"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages)
@@ -31,6 +35,14 @@ let package = Package(
         .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
         .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "CYAML"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
+
+        // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)
+        /// `--duration`, `--scenario`, `--replay` for every example.
+        .target(name: "ExampleSupport", dependencies: ["EdgeMotion"], path: "Examples/Support"),
+        .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
+        .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
+        .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
+        .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/ActivityLogger"),
 
         // MARK: Test support
         /// Counts heap allocations per thread by interposing malloc; linked only into tests.

@@ -97,7 +97,7 @@ struct ConfigDiagnosticsTests {
 
     @Test func unknownKeyWithNoCloseMatchListsTheAllowedKeys() {
         #expect(S.problems("device:\n  id: a\ncolour: red\n") == [
-            "t.yaml:3:1: colour: unknown key; allowed here: device, source, streams, fusion, mqtt, logging, state_directory, home_assistant, recorder"
+            "t.yaml:3:1: colour: unknown key; allowed here: device, source, streams, fusion, mqtt, logging, state_directory, outbox, spool, control, process, debug, home_assistant, recorder"
         ])
     }
 

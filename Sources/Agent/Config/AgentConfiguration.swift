@@ -13,6 +13,16 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var mqtt: MQTTSettings
     /// `logging:` — log threshold.
     public var logging: LoggingSettings
+    /// `outbox:` — bounds of the buffer between pipeline and broker.
+    public var outbox: OutboxConfiguration
+    /// `spool:` — the on-disk spool of events.
+    public var spool: SpoolConfiguration
+    /// `control:` — run-time commands over MQTT.
+    public var control: ControlSettings
+    /// `process:` — stop deadline.
+    public var process: ProcessSettings
+    /// `debug:` — test aids.
+    public var debug: DebugSettings
     /// `state_directory:` — where the agent keeps calibration and other state (path).
     public var stateDirectory: String
     /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
@@ -30,8 +40,18 @@ public struct AgentConfiguration: Sendable, Equatable {
         mqtt: MQTTSettings = MQTTSettings(),
         logging: LoggingSettings = LoggingSettings(),
         stateDirectory: String = AgentConfiguration.defaultStateDirectory,
-        sourceFile: String? = nil
+        sourceFile: String? = nil,
+        outbox: OutboxConfiguration = OutboxConfiguration(),
+        spool: SpoolConfiguration = SpoolConfiguration(),
+        control: ControlSettings = ControlSettings(),
+        process: ProcessSettings = ProcessSettings(),
+        debug: DebugSettings = DebugSettings()
     ) {
+        self.outbox = outbox
+        self.spool = spool
+        self.control = control
+        self.process = process
+        self.debug = debug
         self.device = device
         self.source = source
         self.streams = streams

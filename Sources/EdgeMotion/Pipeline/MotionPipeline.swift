@@ -42,6 +42,9 @@ public final class MotionPipeline: Sendable {
     private let doorbell = DispatchSemaphore(value: 0)
     private let endSignal = DispatchSemaphore(value: 0)
     private let state = Mutex<PipelineStartReport?>(nil)
+    private let mailbox = ConsumerMailbox()
+    private let nextConsumerID = Atomic<UInt64>(1)
+    private let endReason = Mutex<PipelineEnd?>(nil)
     private let acquisitionThread = RealtimeThread(name: "em-acquire")
     private let processingThread = RealtimeThread(name: "em-process")
 
@@ -74,7 +77,9 @@ public final class MotionPipeline: Sendable {
         running.store(true, ordering: .releasing)
 
         switch configuration.filter {
-        case .default, .complementary:
+        case .default:
+            startProcessing(RobustAttitudeFilter.self, report: report)
+        case .complementary:
             startProcessing(ComplementaryFilter.self, report: report)
         }
         acquisitionThread.start { [self] in acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate) }
@@ -99,6 +104,48 @@ public final class MotionPipeline: Sendable {
         let result = endSignal.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
         if result == .success { endSignal.signal() }
         return ended.load(ordering: .acquiring)
+    }
+
+    // MARK: Runtime consumers
+
+    /// Adds a consumer with its own per-stream rates and batching, while the pipeline runs (or
+    /// before it starts). It receives batches on the processing thread from the next drain on,
+    /// and `pipeline(didEnd:)` when the pipeline ends; if it already has, `didEnd` is called at
+    /// once. Requested rates are capped at the source rate, like the static streams.
+    @discardableResult
+    public func addConsumer(_ output: any PipelineOutput, schedule: ConsumerSchedule) -> PipelineConsumerID {
+        let id = PipelineConsumerID(rawValue: nextConsumerID.wrappingAdd(1, ordering: .relaxed).oldValue)
+        if mailbox.post(.add(id, output, schedule)) {
+            doorbell.signal()
+        } else {
+            output.pipeline(didEnd: endReason.withLock { $0 } ?? .stopped)
+        }
+        return id
+    }
+
+    /// Changes a consumer's schedule; its partial batches are delivered first.
+    public func updateConsumer(_ id: PipelineConsumerID, schedule: ConsumerSchedule) {
+        if mailbox.post(.update(id, schedule)) { doorbell.signal() }
+    }
+
+    /// Removes a consumer. Takes effect before the processing thread's next drain; a batch being
+    /// delivered at the moment of the call may still arrive. The consumer gets no `didEnd`.
+    public func removeConsumer(_ id: PipelineConsumerID) {
+        if mailbox.post(.remove(id)) { doorbell.signal() }
+    }
+
+    /// Whether the pipeline has ended (stopped or end of recording), and why.
+    public var end: PipelineEnd? { endReason.withLock { $0 } }
+
+    /// What a stream schedule resolves to on this pipeline's source: after `start`, at the rate
+    /// the source runs; before, at the rate it would run for the requested rate.
+    public func effectiveSchedule(_ schedule: StreamSchedule) -> EffectiveSchedule {
+        EffectiveSchedule(schedule, sourceRate: sourceRate)
+    }
+
+    /// The source's output rate in Hz: as running after `start`, as predicted before.
+    public var sourceRate: Double {
+        report?.sourceConfiguration.rate ?? source.capabilities.effectiveRate(forRequested: configuration.requestedRate)
     }
 
     /// A snapshot of the counters.
@@ -178,16 +225,18 @@ public final class MotionPipeline: Sendable {
         processingThread.start { [self] in
             var processor = MotionProcessor<F>(
                 configuration: configuration, sourceRate: report.sourceConfiguration.rate,
-                schedules: report.streams, motionSchedule: report.motion)
+                schedules: report.streams, motionSchedule: report.motion, sensors: report.source.sensors)
             processingLoop(&processor)
         }
     }
 
     private func processingLoop<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>) {
         let outputs = self.outputs
+        var seenGeneration: UInt64 = 0
         while true {
             _ = doorbell.wait(timeout: .now() + .milliseconds(100))
-            reportSourceHealth()
+            if let changes = mailbox.take(seen: &seenGeneration) { processor.apply(changes) }
+            reportSourceHealth(processor.consumers)
             let depth = ring.count
             if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
                 counters.maximumRingDepth.store(depth, ordering: .relaxed)
@@ -204,24 +253,29 @@ public final class MotionPipeline: Sendable {
             }
             if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
         }
-        processor.flush(outputs: outputs)
         let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
+        endReason.withLock { $0 = reason }
+        processor.apply(mailbox.close())
+        processor.flush(outputs: outputs)
         for o in outputs { o.pipeline(didEnd: reason) }
+        for c in processor.consumers { c.output.pipeline(didEnd: reason) }
         ended.store(true, ordering: .releasing)
         endSignal.signal()
     }
 
-    private func reportSourceHealth() {
+    private func reportSourceHealth(_ consumers: [RuntimeConsumer]) {
         switch sourceHealth.load(ordering: .acquiring) {
         case 1:
             sourceHealth.store(2, ordering: .releasing)
             let error = lastSourceError.withLock { $0 }
             log.error("source failed; retrying", ["source": source.capabilities.name, "error": "\(error.map { "\($0)" } ?? "unknown")"])
             for o in outputs { o.pipeline(sourceStatusChanged: error) }
+            for c in consumers { c.output.pipeline(sourceStatusChanged: error) }
         case 3:
             sourceHealth.store(0, ordering: .releasing)
             log.notice("source recovered", ["source": source.capabilities.name])
             for o in outputs { o.pipeline(sourceStatusChanged: nil) }
+            for c in consumers { c.output.pipeline(sourceStatusChanged: nil) }
         default:
             break
         }

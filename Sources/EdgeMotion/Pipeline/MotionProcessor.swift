@@ -16,9 +16,18 @@ struct MotionProcessor<Filter: AttitudeFilter> {
     private var motionPhase = 0
     private var lastSequence: UInt64?
     private(set) var gaps: UInt64 = 0
+    /// Consumers added at runtime, each with its own decimation and batching. Changed only by
+    /// `apply(_:)` between drains; iterated by index per sample.
+    private(set) var consumers: [RuntimeConsumer] = []
+    private let sourceRate: Double
+    private let sensors: IMUSample.Contents
+    private let defaultFrame: AttitudeReferenceFrame
 
     init(configuration: PipelineConfiguration, sourceRate: Double, schedules: [SensorStream: EffectiveSchedule],
-         motionSchedule: EffectiveSchedule) {
+         motionSchedule: EffectiveSchedule, sensors: IMUSample.Contents = .all) {
+        self.sourceRate = sourceRate
+        self.sensors = sensors
+        defaultFrame = configuration.referenceFrame
         estimator = DeviceMotionEstimator(
             samplePeriod: 1 / sourceRate, referenceFrame: configuration.referenceFrame,
             declination: configuration.declination)
@@ -64,6 +73,57 @@ struct MotionProcessor<Filter: AttitudeFilter> {
             motionPhase += 1
             if motionPhase >= motionSchedule.decimation { motionPhase = 0 }
         }
+        if !consumers.isEmpty { offerToConsumers(sample) }
+    }
+
+    /// The runtime consumers' share of `process`: same work as for the static outputs, with
+    /// each consumer's own buffers, phases and reference frame.
+    private mutating func offerToConsumers(_ sample: IMUSample) {
+        for i in consumers.indices {
+            let c = consumers[i]
+            let output = c.output
+            if sample.contents.contains(.accelerometer) {
+                c.accelerometer.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .accelerometer, interval: interval) }
+            }
+            if sample.contents.contains(.gyroscope) {
+                c.gyroscope.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .gyroscope, interval: interval) }
+            }
+            if sample.contents.contains(.magnetometer) {
+                c.magnetometer.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .magnetometer, interval: interval) }
+            }
+            if c.motionSchedule.enabled, sample.contents.contains(.accelerometer) {
+                if c.motionPhase == 0 {
+                    let frame = estimator.referenceFrame
+                    estimator.referenceFrame = c.referenceFrame
+                    let motion = estimator.deviceMotion(for: sample)
+                    estimator.referenceFrame = frame
+                    c.motion.append(motion) { span, interval in output.pipeline(didProduce: span, interval: interval) }
+                }
+                c.motionPhase += 1
+                if c.motionPhase >= c.motionSchedule.decimation { c.motionPhase = 0 }
+            }
+        }
+    }
+
+    /// Applies consumer changes (between drains: this allocates the new consumers' buffers).
+    /// A consumer whose schedule changes first receives its partially filled batches.
+    mutating func apply(_ changes: [ConsumerChange]) {
+        for change in changes {
+            switch change {
+            case .add(let id, let output, let schedule):
+                consumers.removeAll { $0.id == id }
+                consumers.append(RuntimeConsumer(id: id, output: output, schedule: schedule, sourceRate: sourceRate,
+                                                 sensors: sensors, defaultFrame: defaultFrame))
+            case .update(let id, let schedule):
+                guard let k = consumers.firstIndex(where: { $0.id == id }) else { continue }
+                let old = consumers[k]
+                old.flush()
+                consumers[k] = RuntimeConsumer(id: id, output: old.output, schedule: schedule, sourceRate: sourceRate,
+                                               sensors: sensors, defaultFrame: defaultFrame)
+            case .remove(let id):
+                consumers.removeAll { $0.id == id }
+            }
+        }
     }
 
     /// Delivers every partially filled batch (at shutdown).
@@ -77,6 +137,7 @@ struct MotionProcessor<Filter: AttitudeFilter> {
         motionBuffer.flush { span, interval in
             for i in outputs.indices { outputs[i].pipeline(didProduce: span, interval: interval) }
         }
+        for c in consumers { c.flush() }
     }
 }
 

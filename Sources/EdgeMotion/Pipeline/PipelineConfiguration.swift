@@ -2,7 +2,8 @@ import MotionCore
 
 /// Which attitude filter the pipeline runs.
 public enum AttitudeFilterKind: String, Sendable, CaseIterable, Hashable {
-    /// The most accurate filter available (the project's default).
+    /// `RobustAttitudeFilter`: the most accurate filter (inclination from inertial-frame low-passed
+    /// acceleration, separate heading, gyro bias, rest and magnetic-disturbance handling).
     case `default`
     /// The Mahony-class complementary filter (cheapest, least accurate).
     case complementary

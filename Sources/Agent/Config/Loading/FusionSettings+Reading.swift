@@ -1,3 +1,4 @@
+import EdgeMotion
 import MotionCore
 
 extension FusionSettings {
@@ -5,7 +6,7 @@ extension FusionSettings {
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
-        filter = reader.string(section, "filter", default: filter)
+        filter = reader.choice(section, "filter", default: filter, oneOf: AttitudeFilterKind.allCases.map(\.rawValue))
         referenceFrame = reader.choice(section, "reference_frame", default: referenceFrame)
         latitude = reader.optionalDouble(section, "latitude", unit: "°", allowed: "-90 ≤ latitude ≤ 90 (degrees north)") { abs($0) <= 90 }
         longitude = reader.optionalDouble(section, "longitude", unit: "°", allowed: "-180 ≤ longitude ≤ 180 (degrees east)") { abs($0) <= 180 }

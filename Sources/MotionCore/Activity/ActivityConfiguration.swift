@@ -1,0 +1,68 @@
+/// Tunable settings of the activity detector: internal rate, window, and the stream layer's
+/// hysteresis. Defaults are the values `scripts/activity-accuracy` was scored with.
+public struct ActivityConfiguration: Sendable, Hashable {
+    /// Internal rate every source is resampled to, Hz (box average above it, linear interpolation below).
+    public var internalRate: Double = 25
+    /// Window length in internal samples (a power of two for the FFT): 128 at 25 Hz = 5.12 s.
+    public var windowLength: Int = 128
+    /// Internal samples between decisions: 25 at 25 Hz = one decision per second.
+    public var hop: Int = 25
+    /// A gap between source samples longer than this (s) restarts the window (the state is kept).
+    public var maximumGap: Double = 1.0
+
+    /// Windows whose halves differ in |f| variance by more than this natural-log ratio straddle a
+    /// change and do not vote (3.0 = a factor 20): the mix of two activities looks like a third.
+    public var transitionLogRatio: Double = 3.0
+    /// Decisions averaged (class probabilities) before choosing a candidate class.
+    public var voteDecisions: Int = 3
+    /// Consecutive decisions a new candidate must win before the activity changes.
+    public var enterDecisions: Int = 2
+    /// A candidate counts towards `enterDecisions` only when its mean vote probability reaches this.
+    public var switchProbability: Double = 0.5
+    /// Consecutive decisions walking/running must win to end an automotive trip (bumps look like steps).
+    public var vehicleExitDecisions: Int = 6
+    /// Shortest time an activity is kept before another may replace it, s.
+    public var minimumDwell: Double = 5
+    /// Decisions over which the automotive probability is averaged to enter `automotive`.
+    public var vehicleVoteDecisions: Int = 20
+    /// Mean automotive probability over `vehicleVoteDecisions` needed to enter `automotive`.
+    public var vehicleEnterProbability: Double = 0.6
+    /// While automotive, how long a stationary candidate keeps the vehicle state (flags
+    /// `automotive` + `stationary`, a stop at a light) before it becomes plain `stationary`, s.
+    public var vehicleStopTimeout: Double = 180
+    /// Vote margins (best minus second mean probability) for medium and high confidence.
+    public var mediumConfidenceMargin: Double = 0.25
+    public var highConfidenceMargin: Double = 0.5
+
+    /// Below this standard deviation of |f| (m/s²) a window cannot be walking or running, however
+    /// periodic (a step bounces the body by ≳ 0.1 g; a vibrating table does not walk). Hand-set.
+    public var minimumGaitStd: Double = 0.25
+
+    /// Cycling (hand-set, not fitted: no real cycling data exists): minimum gyro periodicity in the
+    /// pedalling band, and the pedalling band in Hz.
+    public var cyclingGyroPeriodicity: Double = 0.6
+    public var cyclingCadenceRange: ClosedRange<Double> = 0.6...1.8
+    /// Cycling also needs gyro rms above this, rad/s: a thigh-pocket device swings at ~1–4 rad/s; the car data never exceeds 0.45.
+    public var cyclingMinimumGyroRMS: Double = 1.0
+    /// Cycling also needs the standard deviation of |f| below this, m/s² (walking shakes more).
+    public var cyclingMaximumMagnitudeStd: Double = 1.5
+
+    public init() {}
+
+    /// Window length in seconds.
+    public var windowDuration: Double { Double(windowLength) / internalRate }
+
+    /// Names what is wrong, or `nil` when the settings are usable.
+    public func validationError() -> String? {
+        if !(internalRate >= 5 && internalRate <= 200) { return "internalRate \(internalRate) Hz: use 5–200 Hz" }
+        if windowLength < 32 || windowLength > 4096 || windowLength & (windowLength - 1) != 0 {
+            return "windowLength \(windowLength): use a power of two between 32 and 4096"
+        }
+        if hop < 1 || hop > windowLength { return "hop \(hop): use 1…windowLength" }
+        if voteDecisions < 1 || voteDecisions > 600 { return "voteDecisions \(voteDecisions): use 1–600" }
+        if vehicleVoteDecisions < 1 || vehicleVoteDecisions > 600 { return "vehicleVoteDecisions \(vehicleVoteDecisions): use 1–600" }
+        if enterDecisions < 1 { return "enterDecisions \(enterDecisions): use ≥ 1" }
+        if minimumDwell < 0 || vehicleStopTimeout < 0 { return "minimumDwell and vehicleStopTimeout must be ≥ 0 s" }
+        return nil
+    }
+}

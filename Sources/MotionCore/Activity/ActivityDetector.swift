@@ -1,0 +1,116 @@
+/// `CMMotionActivityManager`'s classifier: feed it samples, get a `MotionActivity` back only when
+/// the activity changes.
+///
+/// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
+/// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
+/// plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
+/// vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
+/// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
+public final class ActivityDetector {
+    /// What the detector decided at its latest decision window (for tools and diagnostics).
+    @frozen
+    public struct Decision: Sendable, BitwiseCopyable {
+        /// End of the window, seconds of the sample clock.
+        public var time: Double
+        public var features: ActivityFeatures
+        public var probabilities: ClassProbabilities
+    }
+
+    public let configuration: ActivityConfiguration
+    public let model: ActivityModel
+    private var resampler: ActivityResampler
+    private let extractor: ActivityFeatureExtractor
+    private let stateMachine: ActivityStateMachine
+    private var sinceDecision = 0
+    /// Decisions made so far (increments once per `hop` internal samples when the window is full).
+    public private(set) var decisionCount = 0
+    /// The latest decision; valid when `decisionCount > 0`.
+    public private(set) var lastDecision = Decision(time: 0, features: ActivityFeatures(), probabilities: ClassProbabilities())
+
+    /// `model` defaults to the fitted parameters in `ActivityModelParameters.swift`.
+    public init(configuration: ActivityConfiguration = ActivityConfiguration(), model: ActivityModel = .fitted) {
+        precondition(configuration.validationError() == nil, configuration.validationError() ?? "")
+        precondition(model.validationError() == nil, model.validationError() ?? "")
+        self.configuration = configuration
+        self.model = model
+        resampler = ActivityResampler(rate: configuration.internalRate, maximumGap: configuration.maximumGap)
+        extractor = ActivityFeatureExtractor(rate: configuration.internalRate, windowLength: configuration.windowLength)
+        stateMachine = ActivityStateMachine(configuration: configuration)
+    }
+
+    /// The activity in force (with the latest confidence), or `nil` before the first one settles.
+    public var currentActivity: MotionActivity? {
+        guard var a = stateMachine.current else { return nil }
+        a.confidence = stateMachine.confidence
+        return a
+    }
+
+    /// Feeds one raw sample: `time` in seconds (monotonic), specific force in m/s² (sensor frame,
+    /// +g up at rest), rotation rate in rad/s or `nil` without a gyroscope. Returns the new
+    /// activity when it changed.
+    public func update(time: Double, specificForce: Vector3, rotationRate: Vector3?) -> MotionActivity? {
+        var changed: MotionActivity?
+        resampler.add(time: time, specificForce: specificForce, rotationRate: rotationRate) { s in
+            if let c = internalSample(s) { changed = c }
+        }
+        return changed
+    }
+
+    /// Feeds one `IMUSample` (its gyroscope is used when `contents` has one).
+    public func update(_ sample: IMUSample) -> MotionActivity? {
+        update(time: sample.timestamp, specificForce: sample.specificForce,
+               rotationRate: sample.contents.contains(.gyroscope) ? sample.rotationRate : nil)
+    }
+
+    /// Feeds one fused `DeviceMotion` (gravity + user acceleration, bias-corrected rotation rate).
+    public func update(_ motion: DeviceMotion, hasGyroscope: Bool = true) -> MotionActivity? {
+        let g = motion.gravity, u = motion.userAcceleration
+        let force = Vector3(g.x + u.x, g.y + u.y, g.z + u.z) * -standardGravity
+        let w = motion.rotationRate
+        return update(time: motion.timestamp, specificForce: force,
+                      rotationRate: hasGyroscope ? Vector3(w.x, w.y, w.z) : nil)
+    }
+
+    /// Forgets the window and the state (a new recording or device).
+    public func reset() {
+        resampler = ActivityResampler(rate: configuration.internalRate, maximumGap: configuration.maximumGap)
+        extractor.reset()
+        stateMachine.reset()
+        sinceDecision = 0
+    }
+
+    private func internalSample(_ s: ActivityResampler.Output) -> MotionActivity? {
+        if s.afterGap {
+            extractor.reset()
+            sinceDecision = 0
+        }
+        extractor.append(specificForce: s.specificForce, rotationRate: s.hasRotationRate ? s.rotationRate : nil)
+        sinceDecision += 1
+        guard extractor.isFull, sinceDecision >= configuration.hop else { return nil }
+        sinceDecision = 0
+        let features = extractor.compute()
+        var p = model.probabilities(features)
+        if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
+            p.stationary += p.walking + p.running
+            p.walking = 0
+            p.running = 0
+        }
+        if isPedalling(features) {
+            p.scale(by: 0.1)
+            p.cycling = 0.9
+        }
+        decisionCount += 1
+        lastDecision = Decision(time: s.time, features: features, probabilities: p)
+        if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio { return nil }
+        return stateMachine.decide(time: s.time, probabilities: p)
+    }
+
+    /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
+    /// cadence with the device turning noticeably, while |f| varies less than in walking.
+    private func isPedalling(_ f: ActivityFeatures) -> Bool {
+        let c = configuration
+        return f.gyroscopeAvailable && f.gyroRMS >= c.cyclingMinimumGyroRMS
+            && f.gyroPeriodicity >= c.cyclingGyroPeriodicity && c.cyclingCadenceRange.contains(f.gyroCadence)
+            && f.logStdMagnitude < (c.cyclingMaximumMagnitudeStd + 0.001).log
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Core Motion's `CMPedometer`: counts steps from the accelerometer, with cadence, pace, distance,
+/// floors (when pressure samples are fed) and pause/resume events.
+///
+/// Steps: |f| is resampled to `internalRate`, band-passed (`lowCutoff`–`highCutoff`, two biquads) and
+/// each positive peak that reaches an adaptive threshold (a fraction of the recent peak amplitude,
+/// never below `minimumPeak`) after the signal went below zero, at least `minimumStepInterval` after
+/// the previous one, is a step candidate. A walk is confirmed after `confirmationSteps` candidates
+/// spaced at most `maximumStepInterval` apart; those are counted retroactively (so jostles and
+/// single knocks are not steps) and a `resume` event is reported; `pauseAfter` seconds without a
+/// step end the walk with a `pause` event. Value type, no allocation.
+public struct Pedometer: Sendable {
+    public let configuration: PedometerConfiguration
+    private var resampler: ActivityResampler
+    private var highPass: Biquad
+    private var lowPass: Biquad
+    private var primed = false
+    private var y1 = 0.0, y2 = 0.0
+    private var t1 = 0.0
+    private var armed = false
+    private var amplitude = 0.0
+    private var lastCandidate = -Double.infinity
+    private var lastCandidatePrevious = -Double.infinity
+    private var lastInterval = 0.0
+    private var pending = 0
+    private var firstPending = 0.0
+    private var walking = false
+    private var cadence = 0.0
+    private var activeTime = 0.0
+    private var startDate: Double?
+    private var endDate = 0.0
+    private var steps = 0
+    // Floors.
+    private var altitude: Double?
+    private var floorReference = 0.0
+    private var lastPressureTime = 0.0
+    private var ascended = 0, descended = 0
+    private var hasPressure = false
+
+    public init(configuration: PedometerConfiguration = PedometerConfiguration()) {
+        self.configuration = configuration
+        resampler = ActivityResampler(rate: configuration.internalRate, maximumGap: 1.0)
+        highPass = .highPass(cutoff: configuration.lowCutoff, rate: configuration.internalRate)
+        lowPass = .lowPass(cutoff: configuration.highCutoff, rate: configuration.internalRate)
+    }
+
+    /// Totals and current rates, as `CMPedometerData`.
+    public var data: PedometerData {
+        let stride = configuration.effectiveStrideLength
+        let currentCadence = walking ? cadence : 0
+        return PedometerData(
+            startDate: startDate ?? 0, endDate: endDate, numberOfSteps: steps, distance: Double(steps) * stride,
+            floorsAscended: hasPressure ? ascended : nil, floorsDescended: hasPressure ? descended : nil,
+            currentPace: currentCadence > 0 ? 1 / (currentCadence * stride) : 0, currentCadence: currentCadence,
+            averageActivePace: steps > 0 && activeTime > 0 ? activeTime / (Double(steps) * stride) : 0)
+    }
+
+    /// Whether a walk is in progress (confirmed and not paused).
+    public var isWalking: Bool { walking }
+
+    /// Feeds one accelerometer sample: time in s, specific force in m/s² (any frame). Returns a
+    /// pause or resume event when one happened.
+    public mutating func update(time: Double, specificForce: Vector3) -> PedometerEvent? {
+        if startDate == nil { startDate = time }
+        endDate = Swift.max(endDate, time)
+        var event: PedometerEvent?
+        var r = resampler
+        r.add(time: time, specificForce: specificForce, rotationRate: nil) { s in
+            if let e = internalSample(time: s.time, magnitude: s.specificForce.norm) { event = e }
+        }
+        resampler = r
+        return event
+    }
+
+    private mutating func internalSample(time t: Double, magnitude m: Double) -> PedometerEvent? {
+        let c = configuration
+        if !primed {
+            highPass.prime(m)
+            lowPass.prime(0)
+            primed = true
+        }
+        let y = lowPass(highPass(m))
+        var event: PedometerEvent?
+        if y < 0 { armed = true }
+        // y1 is a local maximum: a peak at t1.
+        if y1 > y2, y1 >= y, armed {
+            let threshold = Swift.max(c.minimumPeak, c.relativeThreshold * amplitude)
+            if y1 >= threshold, t1 - lastCandidate >= c.minimumStepInterval {
+                event = candidate(at: t1)
+                amplitude = amplitude == 0 ? y1 : 0.8 * amplitude + 0.2 * y1
+                armed = false
+            }
+        }
+        y2 = y1; y1 = y; t1 = t
+        if walking, t - lastCandidate > c.pauseAfter {
+            walking = false
+            pending = 0
+            event = PedometerEvent(kind: .pause, date: lastCandidate)
+        }
+        // Forget the amplitude slowly when nothing happens so a gentler walk can start again.
+        if t - lastCandidate > c.maximumStepInterval { amplitude *= 0.995 }
+        return event
+    }
+
+    private mutating func candidate(at t: Double) -> PedometerEvent? {
+        let c = configuration
+        let interval = t - lastCandidate
+        lastCandidatePrevious = lastCandidate
+        lastCandidate = t
+        guard interval <= c.maximumStepInterval else {
+            pending = 1
+            firstPending = t
+            return nil
+        }
+        if walking {
+            steps += 1
+            activeTime += interval
+            cadence = 0.7 * cadence + 0.3 / interval
+            return nil
+        }
+        // Before a walk is confirmed its steps must be regular: each interval within
+        // `regularity` of the previous one, else the candidates restart from this step.
+        if pending >= 2, abs(interval - lastInterval) > c.regularity * lastInterval {
+            pending = 1
+            firstPending = lastCandidatePrevious
+        }
+        lastInterval = interval
+        pending += 1
+        cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval
+        guard pending >= c.confirmationSteps else { return nil }
+        walking = true
+        steps += pending
+        activeTime += t - firstPending
+        pending = 0
+        return PedometerEvent(kind: .resume, date: firstPending)
+    }
+
+    /// Feeds one barometer sample: pressure in hPa. Floors are counted only while walking (stairs,
+    /// not lifts); otherwise the reference follows the altitude.
+    public mutating func update(time: Double, pressure hPa: Double) {
+        guard hPa > 0, hPa.isFinite else { return }
+        hasPressure = true
+        // International barometric formula, m above the 1013.25 hPa level.
+        let h = 44330 * (1 - Glibc.pow(hPa / 1013.25, 1 / 5.255))
+        guard let previous = altitude else {
+            altitude = h
+            floorReference = h
+            lastPressureTime = time
+            return
+        }
+        let dt = Swift.max(0, Swift.min(1, time - lastPressureTime))
+        lastPressureTime = time
+        let alpha = dt / (1.0 + dt)  // ~1 s smoothing
+        let smoothed = previous + alpha * (h - previous)
+        altitude = smoothed
+        let stepping = walking || time - lastCandidate < 5
+        if !stepping {
+            floorReference = smoothed
+            return
+        }
+        let floor = configuration.floorHeight
+        while smoothed - floorReference >= floor {
+            ascended += 1
+            floorReference += floor
+        }
+        while floorReference - smoothed >= floor {
+            descended += 1
+            floorReference -= floor
+        }
+    }
+
+    /// Restarts the counts at `time` (keeps the configuration).
+    public mutating func reset() {
+        self = Pedometer(configuration: configuration)
+    }
+}

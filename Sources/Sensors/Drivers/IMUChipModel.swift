@@ -1,0 +1,120 @@
+import MotionCore
+
+/// The IMU chips EdgeMotion drives directly over I2C (config `source.i2c.chip`).
+public enum IMUChipModel: String, Sendable, CaseIterable {
+    case mpu6050
+    case mpu9250
+    case lsm6ds3
+    case lsm6dsox
+    case bmi160
+
+    /// Identity register and the value it must hold.
+    public var whoAmI: (register: I2CRegister, value: UInt8) {
+        switch self {
+        case .mpu6050: (I2CRegister(0x75, "WHO_AM_I"), 0x68)
+        case .mpu9250: (I2CRegister(0x75, "WHO_AM_I"), 0x71)
+        case .lsm6ds3: (I2CRegister(0x0F, "WHO_AM_I"), 0x69)
+        case .lsm6dsox: (I2CRegister(0x0F, "WHO_AM_I"), 0x6C)
+        case .bmi160: (I2CRegister(0x00, "CHIP_ID"), 0xD1)
+        }
+    }
+
+    /// 7-bit addresses the chip can have (address pin low first).
+    public var addresses: [UInt16] {
+        switch self {
+        case .mpu6050, .mpu9250: [0x68, 0x69]
+        case .lsm6ds3, .lsm6dsox: [0x6A, 0x6B]
+        case .bmi160: [0x68, 0x69]
+        }
+    }
+
+    /// Sensors the chip delivers.
+    public var contents: IMUSample.Contents {
+        self == .mpu9250 ? .all : .inertial
+    }
+
+    /// Known chips whose identity register at `register` reads `value` (used by `edgemotion probe`
+    /// and for "found X instead" hints).
+    public static func identify(register: UInt8, value: UInt8) -> [IMUChipModel] {
+        allCases.filter { $0.whoAmI.register.address == register && $0.whoAmI.value == value }
+    }
+
+    /// Human name of a WHO_AM_I value seen at an MPU/ICM/LSM identity register, for error hints.
+    static func knownIdentity(_ value: UInt8, register: UInt8) -> String? {
+        if let m = identify(register: register, value: value).first { return m.rawValue }
+        switch (register, value) {
+        case (0x75, 0x70): return "mpu6500"
+        case (0x75, 0x73): return "mpu9255"
+        case (0x75, 0x12): return "icm20602"
+        case (0x75, 0x98): return "icm20689"
+        case (0x0F, 0x6A): return "lsm6dsl"
+        case (0x0F, 0x6B): return "lsm6dsr"
+        default: return nil
+        }
+    }
+}
+
+/// Full-scale ranges and filter asked for (config `source.i2c`).
+public struct IMUChipSettings: Sendable, Hashable {
+    /// Output data rate, Hz.
+    public var rate: Double
+    /// Accelerometer full scale, ±g.
+    public var accelRangeG: Double
+    /// Gyroscope full scale, ±°/s.
+    public var gyroRangeDPS: Double
+    /// Digital low-pass bandwidth, Hz; `nil` picks one below the Nyquist frequency.
+    public var lowpassHz: Double?
+    /// Enable the chip's data-ready interrupt output.
+    public var dataReadyInterrupt: Bool
+
+    public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false) {
+        self.rate = rate
+        self.accelRangeG = accelRangeG
+        self.gyroRangeDPS = gyroRangeDPS
+        self.lowpassHz = lowpassHz
+        self.dataReadyInterrupt = dataReadyInterrupt
+    }
+}
+
+/// What a chip was actually set to.
+public struct IMUChipConfiguration: Sendable, Hashable {
+    /// Output data rate, Hz.
+    public var rate: Double
+    /// ±g.
+    public var accelRangeG: Double
+    /// ±°/s.
+    public var gyroRangeDPS: Double
+    /// Low-pass bandwidth, Hz (nil when the chip's filter is tied to the rate).
+    public var lowpassHz: Double?
+    /// m/s² per LSB.
+    public var accelScale: Double
+    /// rad/s per LSB.
+    public var gyroScale: Double
+}
+
+/// Register-level driver of one chip, over an `I2CDevice`.
+public protocol IMUChipDriver: AnyObject, Sendable {
+    var model: IMUChipModel { get }
+    /// Output data rates the chip supports, Hz ascending.
+    var supportedRates: [Double] { get }
+    /// Checks the identity register; throws `.wrongDevice` naming what was found.
+    func probe() throws(SensorError)
+    /// Resets and configures the chip.
+    func configure(_ settings: IMUChipSettings) throws(SensorError) -> IMUChipConfiguration
+    /// Burst-reads the newest sample and converts it (SI, sensor frame). Allocation-free.
+    func read(into sample: inout IMUSample) throws(SensorError)
+    /// Puts the chip to sleep (best effort).
+    func shutdown()
+}
+
+extension IMUChipModel {
+    /// Creates the driver for this chip on `device`.
+    public func makeDriver(on device: I2CDevice) -> any IMUChipDriver {
+        switch self {
+        case .mpu6050: MPU6050(device: device)
+        case .mpu9250: MPU6050(device: device, model: .mpu9250)
+        case .bmi160: BMI160(device: device)
+        case .lsm6ds3, .lsm6dsox: LSM6DSx(device: device, model: self)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+
+/// InvenSense MPU-6050 (and the MPU-9250's accel/gyro core, with its AK8963 magnetometer reached
+/// through I2C bypass). Register map: hardware/register-maps/mpu6050.md.
+///
+/// Sampling: DLPF on (gyro clock 1 kHz), ODR = 1 kHz / (1 + SMPLRT_DIV). Data-ready on INT, cleared
+/// by any read (INT_RD_CLEAR). One 14-byte burst from ACCEL_XOUT_H: accel, temperature, gyro, big-endian.
+public final class MPU6050: IMUChipDriver, @unchecked Sendable {
+    public enum Register {
+        public static let sampleRateDivider = I2CRegister(0x19, "SMPLRT_DIV")
+        public static let config = I2CRegister(0x1A, "CONFIG")
+        public static let gyroConfig = I2CRegister(0x1B, "GYRO_CONFIG")
+        public static let accelConfig = I2CRegister(0x1C, "ACCEL_CONFIG")
+        public static let accelConfig2 = I2CRegister(0x1D, "ACCEL_CONFIG2")
+        public static let intPinConfig = I2CRegister(0x37, "INT_PIN_CFG")
+        public static let intEnable = I2CRegister(0x38, "INT_ENABLE")
+        public static let accelXHigh = I2CRegister(0x3B, "ACCEL_XOUT_H")
+        public static let userControl = I2CRegister(0x6A, "USER_CTRL")
+        public static let powerManagement1 = I2CRegister(0x6B, "PWR_MGMT_1")
+        public static let whoAmI = I2CRegister(0x75, "WHO_AM_I")
+    }
+
+    /// ±g → AFS_SEL code and LSB per g.
+    public static let accelRanges: [(range: Double, value: (code: UInt8, lsb: Double))] =
+        [(2, (0, 16384)), (4, (1, 8192)), (8, (2, 4096)), (16, (3, 2048))]
+    /// ±°/s → FS_SEL code and LSB per °/s.
+    public static let gyroRanges: [(range: Double, value: (code: UInt8, lsb: Double))] =
+        [(250, (0, 131)), (500, (1, 65.5)), (1000, (2, 32.8)), (2000, (3, 16.4))]
+    /// DLPF_CFG codes 1…6 with their accelerometer bandwidth, Hz (all run the gyro clock at 1 kHz).
+    public static let lowpassTable: [(hz: Double, code: UInt8)] =
+        [(5, 6), (10, 5), (21, 4), (44, 3), (94, 2), (184, 1)]
+
+    /// SMPLRT_DIV for `rate` Hz (DLPF on, 1 kHz base) and the rate it yields.
+    public static func sampleRateDivider(for rate: Double) -> (divider: UInt8, rate: Double) {
+        let d = max(0, min(255, (1000 / max(rate, 1e-3)).rounded() - 1))
+        return (UInt8(d), 1000 / (d + 1))
+    }
+
+    /// DLPF_CFG for a requested bandwidth (default: the widest one at or below the Nyquist frequency).
+    public static func lowpass(requested: Double?, rate: Double) -> (hz: Double, code: UInt8) {
+        let limit = requested ?? rate / 2
+        return lowpassTable.last(where: { $0.hz <= limit + 1e-9 }) ?? lowpassTable[0]
+    }
+
+    public let model: IMUChipModel
+    private let device: I2CDevice
+    private var accelScale = 0.0
+    private var gyroScale = 0.0
+    private let burst: UnsafeMutableRawBufferPointer
+    private var magnetometer: AK8963?
+
+    public init(device: I2CDevice, model: IMUChipModel = .mpu6050) {
+        self.device = device
+        self.model = model
+        burst = .allocate(byteCount: 14, alignment: 8)
+        burst.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { burst.deallocate() }
+
+    public var supportedRates: [Double] { (0...255).reversed().map { 1000 / Double($0 + 1) } }
+
+    public func probe() throws(SensorError) {
+        try device.expectIdentity(Register.whoAmI, model.whoAmI.value, model: model)
+    }
+
+    public func configure(_ s: IMUChipSettings) throws(SensorError) -> IMUChipConfiguration {
+        try device.write(Register.powerManagement1, 0x80)           // DEVICE_RESET (self-clearing)
+        usleep(100_000)
+        try device.write(Register.powerManagement1, 0x01)           // wake, clock = PLL with X gyro
+        usleep(10_000)
+        let (divider, rate) = Self.sampleRateDivider(for: s.rate)
+        let lp = Self.lowpass(requested: s.lowpassHz, rate: rate)
+        let a = RegisterDecoding.pickRange(Self.accelRanges, covering: s.accelRangeG)
+        let g = RegisterDecoding.pickRange(Self.gyroRanges, covering: s.gyroRangeDPS)
+        try device.write(Register.config, lp.code)
+        try device.write(Register.sampleRateDivider, divider)
+        try device.write(Register.gyroConfig, g.value.code << 3)
+        try device.write(Register.accelConfig, a.value.code << 3)
+        if model == .mpu9250 { try device.write(Register.accelConfig2, lp.code) }   // A_DLPF_CFG
+        // INT active high, push-pull, 50 µs pulse, cleared on any read; BYPASS_EN for the AK8963.
+        try device.write(Register.intPinConfig, model == .mpu9250 ? 0x12 : 0x10)
+        try device.write(Register.intEnable, s.dataReadyInterrupt ? 0x01 : 0x00)
+        accelScale = RegisterDecoding.accelScale(lsbPerG: a.value.lsb)
+        gyroScale = RegisterDecoding.gyroScale(lsbPerDPS: g.value.lsb)
+        if model == .mpu9250 {
+            let mag = AK8963(bus: device.bus)
+            try mag.configure()
+            magnetometer = mag
+        }
+        return IMUChipConfiguration(rate: rate, accelRangeG: a.range, gyroRangeDPS: g.range, lowpassHz: lp.hz,
+                                    accelScale: accelScale, gyroScale: gyroScale)
+    }
+
+    public func read(into sample: inout IMUSample) throws(SensorError) {
+        try device.read(Register.accelXHigh, into: burst)
+        let raw = UnsafeRawBufferPointer(burst)
+        sample.specificForce = RegisterDecoding.vector(raw, at: 0, bigEndian: true, scale: accelScale)
+        sample.rotationRate = RegisterDecoding.vector(raw, at: 8, bigEndian: true, scale: gyroScale)
+        sample.contents = .inertial
+        if let magnetometer, try magnetometer.read(into: &sample.magneticField) {
+            sample.contents = .all
+        }
+    }
+
+    /// Die temperature from TEMP_OUT, °C (data sheet: raw / 340 + 36.53).
+    public static func temperature(raw: Int16) -> Double { Double(raw) / 340 + 36.53 }
+
+    public func shutdown() {
+        try? device.write(Register.intEnable, 0)
+        try? device.write(Register.powerManagement1, 0x40)          // SLEEP
+    }
+}

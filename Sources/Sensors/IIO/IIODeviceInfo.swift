@@ -1,0 +1,50 @@
+import CIIO
+
+/// An IIO device as listed by `edgemotion probe`.
+public struct IIODeviceInfo: Sendable, Hashable {
+    /// One input channel.
+    public struct Channel: Sendable, Hashable {
+        public var id: String
+        /// Whether it can be captured in the triggered buffer.
+        public var scanElement: Bool
+    }
+
+    /// `iio:deviceN`, or the trigger's id.
+    public var id: String
+    public var name: String
+    public var label: String?
+    public var isTrigger: Bool
+    public var channels: [Channel]
+    /// Current `sampling_frequency` (channel or device attribute), Hz.
+    public var samplingFrequency: Double?
+    /// `sampling_frequency_available`, Hz ascending.
+    public var availableFrequencies: [Double]
+    /// Whether the device has a buffer (`scan_elements`).
+    public var bufferCapable: Bool
+
+    /// Every device (and trigger) of the context at `uri`.
+    public static func list(uri: String = "local:") throws(SensorError) -> [IIODeviceInfo] {
+        let ctx = try IIOContext(uri: uri)
+        return ctx.devices.map { dev in
+            var info = IIODeviceInfo(id: String(cString: iio_device_get_id(dev)),
+                                     name: iio_device_get_name(dev).map { String(cString: $0) } ?? "",
+                                     label: iio_device_get_label(dev).map { String(cString: $0) },
+                                     isTrigger: iio_device_is_trigger(dev), channels: [], samplingFrequency: nil,
+                                     availableFrequencies: [], bufferCapable: false)
+            for ch in IIOContext.channels(dev) where !iio_channel_is_output(ch) && IIOContext.id(ch) != "mount" {
+                let scan = iio_channel_is_scan_element(ch)
+                info.channels.append(Channel(id: IIOContext.id(ch), scanElement: scan))
+                info.bufferCapable = info.bufferCapable || scan
+                if info.samplingFrequency == nil, let f = IIOContext.read(ch, "sampling_frequency").flatMap(IIOSysfsValues.number) {
+                    info.samplingFrequency = f
+                    info.availableFrequencies = IIOContext.read(ch, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []
+                }
+            }
+            if info.samplingFrequency == nil {
+                info.samplingFrequency = IIOContext.read(device: dev, "sampling_frequency").flatMap(IIOSysfsValues.number)
+                info.availableFrequencies = IIOContext.read(device: dev, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []
+            }
+            return info
+        }
+    }
+}

@@ -1,0 +1,481 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CIIO
+import Logging
+import MotionCore
+import Synchronization
+
+/// An IMU behind a Linux IIO driver, read through libiio (config `source.type: iio`).
+///
+/// Channels `accel_*` (m/s²), `anglvel_*` (rad/s) and `magn_*` (Gauss → µT) become `IMUSample`s after
+/// `(raw + offset) · scale` (shared or per-channel attributes) and the `mount_matrix`. The output rate is
+/// chosen from `sampling_frequency_available` and read back. With a trigger, the triggered buffer is
+/// used and each sample takes its `in_timestamp` (`current_timestamp_clock` set to `monotonic`);
+/// otherwise `_raw` attributes are polled on a timer. Other input channels (`temp`, `pressure`, …) are
+/// offered through `readAuxiliary()`.
+public final class IIOSource: IMUSource, @unchecked Sendable {
+    public let uri: String
+    /// Device name, label, id or index; nil picks the first device with an accelerometer.
+    public let deviceSpec: String?
+    public let trigger: IIOTrigger
+    public let useBuffer: Bool
+    /// Samples per buffer refill (`nil`: about 20 ms worth).
+    public let bufferLength: Int?
+    private let log = Logger(label: "iio")
+
+    /// One scalar channel of a vector sensor.
+    struct Axis {
+        var channel: OpaquePointer
+        var format: IIOScanFormat
+        var scale: Double
+        var offset: Double
+        var byteOffset = 0
+    }
+
+    /// The three axes of one sensor, with its mount matrix and unit factor.
+    struct VectorSensor {
+        var axes: [Axis]
+        var matrix: RotationMatrix
+        var unitFactor: Double
+        var content: IMUSample.Contents
+    }
+
+    private var context: IIOContext?
+    private var device: OpaquePointer?
+    private var sensors: [VectorSensor] = []
+    private var timestampChannel: OpaquePointer?
+    private var timestampFormat = IIOScanFormat(storageBits: 64, realBits: 64, shift: 0, isSigned: true, isBigEndian: false)
+    private var timestampOffset = 0
+    private var buffer: OpaquePointer?
+    private var step = 0
+    private var pendingIndex = 0
+    private var pendingCount = 0
+    private var timeoutMillis: UInt32 = 0
+    private var periodNanos: UInt64 = 10_000_000
+    private var nextTick: UInt64 = 0
+    private var gaps = EdgeGapDetector(periodNanos: 1)
+    private var sequence: UInt64 = 0
+    private let missedCount = Atomic<UInt64>(0)
+    private let attrBuffer: UnsafeMutableBufferPointer<CChar>
+    private var timing: SampleTiming = .timer
+    private var detectGaps = true
+    private var sysfsPath: String?
+    private var auxiliary: [(type: String, channel: OpaquePointer)] = []
+
+    /// Mount matrices found at `start`, by IIO type (`accel`, `anglvel`, `magn`); absent types use identity.
+    public private(set) var mountMatrices: [String: RotationMatrix] = [:]
+
+    /// - Parameters:
+    ///   - uri: libiio context URI, `local:` or `ip:<host>` (remote iiod).
+    ///   - device: device name, label, id (`iio:device0`) or index; nil: the first with an accelerometer.
+    ///   - trigger: `own`, `hrtimer[:name]`, a trigger name, or `none` (polled `_raw`).
+    ///   - useBuffer: use the triggered buffer when the device has one.
+    ///   - bufferLength: samples per refill.
+    public init(uri: String = "local:", device: String?, trigger: String = "own", useBuffer: Bool = true, bufferLength: Int? = nil) {
+        self.uri = uri
+        self.deviceSpec = device
+        self.trigger = IIOTrigger(trigger)
+        self.useBuffer = useBuffer
+        self.bufferLength = bufferLength
+        attrBuffer = .allocate(capacity: 64)
+        attrBuffer.initialize(repeating: 0)
+    }
+
+    deinit {
+        stop()
+        attrBuffer.deallocate()
+    }
+
+    /// Samples lost so far (timestamp gaps in the buffer, or timer overruns when polling).
+    public var missedSamples: UInt64 { missedCount.load(ordering: .relaxed) }
+
+    /// Names of the non-inertial input channels (`temp`, `pressure0`, …) found at `start`.
+    public var auxiliaryChannels: [String] { auxiliary.map { IIOContext.id($0.channel) } }
+
+    public var capabilities: SourceCapabilities {
+        guard let ctx = context ?? (try? IIOContext(uri: uri)), let dev = ctx.device(deviceSpec) else {
+            return SourceCapabilities(name: "iio:\(deviceSpec ?? "auto")", sensors: .inertial, maximumRate: 1000)
+        }
+        var contents: IMUSample.Contents = []
+        var rates: [Double] = []
+        for ch in IIOContext.channels(dev) where !iio_channel_is_output(ch) {
+            switch iio_channel_get_type(ch) {
+            case IIO_ACCEL: contents.insert(.accelerometer)
+            case IIO_ANGL_VEL: contents.insert(.gyroscope)
+            case IIO_MAGN: contents.insert(.magnetometer)
+            default: continue
+            }
+            if rates.isEmpty, let a = IIOContext.read(ch, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }
+        }
+        if rates.isEmpty, let a = IIOContext.read(device: dev, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }
+        let name = iio_device_get_name(dev).map { String(cString: $0) } ?? (deviceSpec ?? "?")
+        return SourceCapabilities(name: "iio:\(name)", sensors: contents, supportedRates: rates, maximumRate: rates.last ?? 1000)
+    }
+
+    // MARK: start
+
+    public func start(requestedRate: Double) throws -> SourceConfiguration {
+        stop()
+        if case .hrtimer(let name) = trigger, uri.hasPrefix("local") { try IIOTrigger.ensureHrtimer(named: name) }
+        let ctx = try IIOContext(uri: uri)
+        guard let dev = ctx.device(deviceSpec) else {
+            throw SensorError(.notFound, subject: "iio \(uri) device '\(deviceSpec ?? "(first with an accelerometer)")'",
+                              detail: "no such IIO device (devices: \(ctx.deviceList)); set source.iio.device to a name, label or index")
+        }
+        let devName = iio_device_get_name(dev).map { String(cString: $0) } ?? (deviceSpec ?? "?")
+        let subject = "iio \(devName) (\(String(cString: iio_device_get_id(dev))))"
+        context = ctx
+        device = dev
+        sysfsPath = uri.hasPrefix("local") ? "/sys/bus/iio/devices/" + String(cString: iio_device_get_id(dev)) : nil
+        do {
+            try discoverChannels(dev, subject: subject)
+            var rate = setSamplingFrequency(dev, requested: requestedRate)
+            let scanCapable = sensors.allSatisfy { $0.axes.allSatisfy { iio_channel_is_scan_element($0.channel) } }
+            if useBuffer, trigger != .none, scanCapable {
+                rate = try startBuffer(ctx, dev, rate: rate, subject: subject)
+            } else {
+                timing = .timer
+            }
+            periodNanos = UInt64((1e9 / max(rate, 1e-3)).rounded())
+            gaps = EdgeGapDetector(periodNanos: periodNanos)
+            nextTick = MonotonicClock.nowNanos() + periodNanos
+            sequence = 0
+            missedCount.store(0, ordering: .relaxed)
+            log.info("started", ["device": subject, "uri": uri, "rate": "\(rate)", "timing": timing.rawValue,
+                                 "buffer": buffer == nil ? "no (polled _raw)" : "yes, \(pendingCapacity) samples/refill",
+                                 "channels": sensors.flatMap { $0.axes.map { IIOContext.id($0.channel) } }.joined(separator: ","),
+                                 "auxiliary": auxiliaryChannels.joined(separator: ",")])
+            return SourceConfiguration(rate: rate, timing: timing)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    private var pendingCapacity: Int { max(1, bufferLength ?? 1) }
+
+    private func discoverChannels(_ dev: OpaquePointer, subject: String) throws(SensorError) {
+        sensors = []
+        auxiliary = []
+        mountMatrices = [:]
+        timestampChannel = nil
+        let all = IIOContext.channels(dev).filter { !iio_channel_is_output($0) }
+        let kinds: [(iio_chan_type, IMUSample.Contents, String, Double)] =
+            [(IIO_ACCEL, .accelerometer, "accel", 1), (IIO_ANGL_VEL, .gyroscope, "anglvel", 1), (IIO_MAGN, .magnetometer, "magn", 100)]
+        for (type, content, prefix, factor) in kinds {
+            var axes: [Axis] = []
+            for mod in [IIO_MOD_X, IIO_MOD_Y, IIO_MOD_Z] {
+                guard let ch = all.first(where: { iio_channel_get_type($0) == type && iio_channel_get_modifier($0) == mod }) else { continue }
+                let scale = IIOContext.read(ch, "scale").flatMap(IIOSysfsValues.number) ?? 1
+                let offset = IIOContext.read(ch, "offset").flatMap(IIOSysfsValues.number) ?? 0
+                let format = iio_channel_get_data_format(ch).map { IIOScanFormat($0.pointee) }
+                    ?? IIOScanFormat(storageBits: 16, realBits: 16, shift: 0, isSigned: true, isBigEndian: false)
+                axes.append(Axis(channel: ch, format: format, scale: scale, offset: offset))
+            }
+            guard !axes.isEmpty else { continue }
+            guard axes.count == 3 else {
+                throw SensorError(.unsupported, subject: subject, detail: "\(prefix) has \(axes.count) of 3 axes; only 3-axis sensors are supported")
+            }
+            var matrix = RotationMatrix.identity
+            var found = false
+            if let text = Self.mountMatrixText(dev, prefix: prefix, firstAxis: axes[0].channel, among: all) {
+                guard let m = IIOSysfsValues.mountMatrix(text) else {
+                    throw SensorError(.invalidData, subject: subject + " \(prefix) mount_matrix", detail: "cannot parse '\(text)'; expected 'a, b, c; d, e, f; g, h, i'")
+                }
+                matrix = m
+                found = true
+            }
+            mountMatrices[prefix] = found ? matrix : nil
+            sensors.append(VectorSensor(axes: axes, matrix: matrix, unitFactor: factor, content: content))
+        }
+        guard !sensors.isEmpty else {
+            throw SensorError(.unsupported, subject: subject, detail: "no accel, anglvel or magn channels; pick an IMU device ('edgemotion probe' lists them)")
+        }
+        timestampChannel = all.first(where: { iio_channel_get_type($0) == IIO_TIMESTAMP })
+        for ch in all where ![IIO_ACCEL, IIO_ANGL_VEL, IIO_MAGN, IIO_TIMESTAMP].contains(iio_channel_get_type(ch)) && IIOContext.id(ch) != "mount" {
+            guard iio_channel_find_attr(ch, "raw") != nil || iio_channel_find_attr(ch, "input") != nil else { continue }
+            auxiliary.append((Self.channelType(IIOContext.id(ch)), ch))
+        }
+    }
+
+    /// The mount matrix text for a sensor type. The kernel names it `in_<type>_mount_matrix` or
+    /// `in_mount_matrix` (shared); libiio presents those as the attribute `mount_matrix` of the
+    /// type's channels, or as a pseudo-channel `mount` with attribute `matrix`.
+    static func mountMatrixText(_ dev: OpaquePointer, prefix: String, firstAxis: OpaquePointer, among channels: [OpaquePointer]) -> String? {
+        if let t = IIOContext.read(firstAxis, "mount_matrix") { return t }
+        if let ch = channels.first(where: { IIOContext.id($0) == prefix }), let t = IIOContext.read(ch, "mount_matrix") { return t }
+        if let ch = channels.first(where: { IIOContext.id($0) == "mount" }), let t = IIOContext.read(ch, "matrix") { return t }
+        return IIOContext.read(device: dev, "mount_matrix") ?? IIOContext.read(device: dev, "in_mount_matrix")
+    }
+
+    /// `temp` from `temp`, `pressure` from `pressure0`, `illuminance` from `illuminance_clear`.
+    static func channelType(_ id: String) -> String {
+        var s = Substring(id.split(separator: "_").first ?? Substring(id))
+        while let c = s.last, c.isNumber { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// Writes the nearest available `sampling_frequency` at or above `requested` to each sensor
+    /// (or the device) and returns the slowest read-back value.
+    private func setSamplingFrequency(_ dev: OpaquePointer, requested: Double) -> Double {
+        var effective: [Double] = []
+        for sensor in sensors {
+            let ch = sensor.axes[0].channel
+            guard iio_channel_find_attr(ch, "sampling_frequency") != nil else { continue }
+            let available = IIOContext.read(ch, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []
+            let target = IIOSysfsValues.pick(available, atLeast: requested) ?? requested
+            let rc = IIOContext.write(ch, "sampling_frequency", sysfsNumber(target))
+            if rc < 0 { log.warning("cannot set sampling_frequency", ["channel": IIOContext.id(ch), "value": sysfsNumber(target), "errno": "\(-rc)"]) }
+            if let v = IIOContext.read(ch, "sampling_frequency").flatMap(IIOSysfsValues.number) { effective.append(v) }
+        }
+        if effective.isEmpty, iio_device_find_attr(dev, "sampling_frequency") != nil {
+            let available = IIOContext.read(device: dev, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []
+            let target = IIOSysfsValues.pick(available, atLeast: requested) ?? requested
+            _ = IIOContext.write(device: dev, "sampling_frequency", sysfsNumber(target))
+            if let v = IIOContext.read(device: dev, "sampling_frequency").flatMap(IIOSysfsValues.number) { effective.append(v) }
+        }
+        return effective.min() ?? requested
+    }
+
+    private func startBuffer(_ ctx: IIOContext, _ dev: OpaquePointer, rate deviceRate: Double, subject: String) throws(SensorError) -> Double {
+        var rate = deviceRate
+        if IIOContext.write(device: dev, "current_timestamp_clock", "monotonic") < 0 {
+            log.warning("cannot set current_timestamp_clock=monotonic; buffer timestamps may use another clock", ["device": subject])
+        }
+        var trig: OpaquePointer?
+        switch trigger {
+        case .none:
+            break
+        case .own:
+            // Drivers name their own (interrupt) trigger "<name>-dev<N>"; whatever trigger is
+            // currently attached may be a leftover software trigger, so it is not trusted.
+            let prefix = (iio_device_get_name(dev).map { String(cString: $0) } ?? "") + "-dev"
+            trig = ctx.devices.first { iio_device_is_trigger($0) && (iio_device_get_name($0).map { String(cString: $0).hasPrefix(prefix) } ?? false) }
+            guard trig != nil else {
+                throw SensorError(.unsupported, subject: subject,
+                                  detail: "the device has no trigger of its own (is its interrupt wired in the device tree?); set source.iio.trigger to hrtimer or none")
+            }
+        case .hrtimer(let name), .named(let name):
+            guard let t = iio_context_find_device(ctx.raw, name), iio_device_is_trigger(t) else {
+                let triggers = ctx.devices.filter { iio_device_is_trigger($0) }.compactMap { iio_device_get_name($0).map { String(cString: $0) } }
+                throw SensorError(.notFound, subject: subject + " trigger '\(name)'",
+                                  detail: "no such IIO trigger (triggers: \(triggers.isEmpty ? "none" : triggers.joined(separator: ", ")))")
+            }
+            trig = t
+            if case .hrtimer = trigger {
+                _ = IIOContext.write(device: t, "sampling_frequency", sysfsNumber(deviceRate))
+                if let v = IIOContext.read(device: t, "sampling_frequency").flatMap(IIOSysfsValues.number), v > 0 { rate = v }
+            }
+        }
+        if let trig, iio_device_set_trigger(dev, trig) != 0 {
+            throw SensorError(.io, subject: subject, detail: "cannot set the trigger (\(I2CError.describe(errno))); is the buffer in use by another program?")
+        }
+        detectGaps = true
+        if case .named = trigger {
+            // A trigger with a frequency paces the buffer; one without (sysfs) fires on demand, so
+            // its samples have no expected period and gaps are not losses.
+            if let t = trig, let v = IIOContext.read(device: t, "sampling_frequency").flatMap(IIOSysfsValues.number), v > 0 { rate = v } else { detectGaps = false }
+        }
+        for sensor in sensors { for axis in sensor.axes { iio_channel_enable(axis.channel) } }
+        if let ts = timestampChannel { iio_channel_enable(ts) }
+        let perRefill = bufferLength ?? max(1, Int(rate / 50))
+        guard let buf = iio_device_create_buffer(dev, perRefill, false) else {
+            let e = errno
+            throw SensorError(e == EBUSY ? .io : (e == EACCES ? .permissionDenied : .io), subject: subject,
+                              detail: "cannot create the IIO buffer (\(I2CError.describe(e)))" + (e == EBUSY ? "; another program has the buffer enabled" : ""))
+        }
+        buffer = buf
+        step = Int(iio_buffer_step(buf))
+        let start = iio_buffer_start(buf)!
+        for s in sensors.indices {
+            for a in sensors[s].axes.indices {
+                sensors[s].axes[a].byteOffset = UnsafeRawPointer(iio_buffer_first(buf, sensors[s].axes[a].channel)!) - UnsafeRawPointer(start)
+            }
+        }
+        if let ts = timestampChannel {
+            timestampOffset = UnsafeRawPointer(iio_buffer_first(buf, ts)!) - UnsafeRawPointer(start)
+            if let f = iio_channel_get_data_format(ts) { timestampFormat = IIOScanFormat(f.pointee) }
+        }
+        pendingIndex = 0
+        pendingCount = 0
+        timing = timestampChannel != nil ? .bufferTimestamp : .timer
+        return rate
+    }
+
+    // MARK: read
+
+    public func read(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
+        guard device != nil, out.count > 0 else {
+            throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto")", detail: "read before start (or after stop)")
+        }
+        if let buffer { return try readBuffered(buffer, into: out, timeout: timeout) }
+        return try readPolled(into: out, timeout: timeout)
+    }
+
+    private func readBuffered(_ buf: OpaquePointer, into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
+        if pendingIndex >= pendingCount {
+            let (s, a) = timeout.components
+            let ms = UInt32(clamping: max(1, s * 1000 + a / 1_000_000_000_000_000))
+            if ms != timeoutMillis, let ctx = context {
+                _ = iio_context_set_timeout(ctx.raw, ms)
+                timeoutMillis = ms
+            }
+            let n = iio_buffer_refill(buf)
+            if n == -Int(ETIMEDOUT) || n == -Int(EAGAIN) || n == -Int(EINTR) || n == 0 {
+                try checkPresent()
+                return .timeout
+            }
+            guard n >= 0 else {
+                let e = Int32(-n)
+                throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto")",
+                                  detail: "buffer refill failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
+            }
+            pendingCount = step > 0 ? n / step : 0
+            pendingIndex = 0
+            if pendingCount == 0 { try checkPresent(); return .timeout }
+        }
+        let start = UnsafeRawPointer(iio_buffer_start(buf)!)
+        var written = 0
+        while written < out.count, pendingIndex < pendingCount {
+            let base = start + pendingIndex * step
+            var sample = IMUSample(timestampNanos: 0, sequence: 0, contents: [])
+            decode(base, into: &sample)
+            if timestampChannel != nil {
+                sample.timestampNanos = UInt64(bitPattern: timestampFormat.decode(base + timestampOffset))
+                let lost = detectGaps ? gaps.register(count: 1, firstNanos: sample.timestampNanos, lastNanos: sample.timestampNanos) : 0
+                sample.flags = lost > 0 ? [.hardwareTimestamp, .discontinuity] : .hardwareTimestamp
+                if lost > 0 { missedCount.add(lost, ordering: .relaxed); sequence &+= lost }
+            } else {
+                sample.timestampNanos = MonotonicClock.nowNanos()
+            }
+            sample.sequence = sequence
+            sequence &+= 1
+            out[written] = sample
+            written += 1
+            pendingIndex += 1
+        }
+        return .samples(written)
+    }
+
+    @inline(__always)
+    private func decode(_ base: UnsafeRawPointer, into sample: inout IMUSample) {
+        for sensor in sensors {
+            let x = (Double(sensor.axes[0].format.decode(base + sensor.axes[0].byteOffset)) + sensor.axes[0].offset) * sensor.axes[0].scale
+            let y = (Double(sensor.axes[1].format.decode(base + sensor.axes[1].byteOffset)) + sensor.axes[1].offset) * sensor.axes[1].scale
+            let z = (Double(sensor.axes[2].format.decode(base + sensor.axes[2].byteOffset)) + sensor.axes[2].offset) * sensor.axes[2].scale
+            store(sensor, Vector3(x, y, z), into: &sample)
+        }
+    }
+
+    @inline(__always)
+    private func store(_ sensor: VectorSensor, _ v: Vector3, into sample: inout IMUSample) {
+        let value = sensor.matrix * (v * sensor.unitFactor)
+        switch sensor.content {
+        case .accelerometer: sample.specificForce = value
+        case .gyroscope: sample.rotationRate = value
+        default: sample.magneticField = value
+        }
+        sample.contents.insert(sensor.content)
+    }
+
+    private func readPolled(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
+        let now = MonotonicClock.nowNanos()
+        let (s, a) = timeout.components
+        let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
+        if nextTick > now &+ timeoutNanos {
+            sleepUntil(now &+ timeoutNanos)
+            return .timeout
+        }
+        sleepUntil(nextTick)
+        let woke = MonotonicClock.nowNanos()
+        var lost: UInt64 = 0
+        if woke > nextTick &+ periodNanos {
+            lost = (woke - nextTick) / periodNanos
+            nextTick &+= lost &* periodNanos
+            missedCount.add(lost, ordering: .relaxed)
+            sequence &+= lost
+        }
+        nextTick &+= periodNanos
+        var sample = IMUSample(timestampNanos: 0, sequence: 0, contents: [])
+        for sensor in sensors {
+            let v = Vector3(try polledValue(sensor.axes[0]), try polledValue(sensor.axes[1]), try polledValue(sensor.axes[2]))
+            store(sensor, v, into: &sample)
+        }
+        sample.timestampNanos = MonotonicClock.nowNanos()
+        sample.flags = lost > 0 ? .discontinuity : []
+        sample.sequence = sequence
+        sequence &+= 1
+        out[0] = sample
+        return .samples(1)
+    }
+
+    /// A local device whose driver was unbound (or that was unplugged) leaves libiio's refill timing
+    /// out rather than failing; its sysfs directory is gone, which is checked on every timeout.
+    private func checkPresent() throws(SensorError) {
+        guard let sysfsPath else { return }
+        if access(sysfsPath, F_OK) != 0 {
+            throw SensorError(.notFound, subject: "iio \(deviceSpec ?? "auto") (\(sysfsPath))",
+                              detail: "the device disappeared (driver unbound or device unplugged); restart the source when it is back")
+        }
+    }
+
+    /// `(raw + offset) · scale` of one axis from its `_raw` attribute, allocation-free.
+    private func polledValue(_ axis: Axis) throws(SensorError) -> Double {
+        let n = iio_channel_attr_read(axis.channel, "raw", attrBuffer.baseAddress, attrBuffer.count)
+        guard n > 0, let raw = IIOSysfsValues.number(cString: UnsafeBufferPointer(attrBuffer), length: Int(n)) else {
+            try checkPresent()
+            let e = n < 0 ? Int32(-n) : EINVAL
+            throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto") \(IIOContext.id(axis.channel))_raw",
+                              detail: "read failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
+        }
+        return (raw + axis.offset) * axis.scale
+    }
+
+    private func sleepUntil(_ nanos: UInt64) {
+        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+
+    // MARK: auxiliary channels
+
+    /// Reads every non-inertial input channel once (`temp`, `pressure`, …) in published units.
+    /// Allocates; call on a slow timer, not per sample.
+    public func readAuxiliary() -> [AuxiliaryChannelReading] {
+        var out: [AuxiliaryChannelReading] = []
+        for (type, ch) in auxiliary {
+            let (unit, factor) = AuxiliaryChannelReading.unit(forType: type)
+            var value: Double?
+            if let input = IIOContext.read(ch, "input").flatMap(IIOSysfsValues.number) {
+                value = input
+            } else if let raw = IIOContext.read(ch, "raw").flatMap(IIOSysfsValues.number) {
+                let scale = IIOContext.read(ch, "scale").flatMap(IIOSysfsValues.number) ?? 1
+                let offset = IIOContext.read(ch, "offset").flatMap(IIOSysfsValues.number) ?? 0
+                value = (raw + offset) * scale
+            }
+            guard let value else { continue }
+            out.append(AuxiliaryChannelReading(type: type, channel: IIOContext.id(ch), value: value * factor, unit: unit,
+                                               timestampNanos: MonotonicClock.nowNanos()))
+        }
+        return out
+    }
+
+    // MARK: stop
+
+    public func stop() {
+        if let buffer { iio_buffer_destroy(buffer) }
+        buffer = nil
+        if let device {
+            for sensor in sensors { for axis in sensor.axes { iio_channel_disable(axis.channel) } }
+            if let ts = timestampChannel { iio_channel_disable(ts) }
+            _ = device
+        }
+        device = nil
+        sensors = []
+        auxiliary = []
+        timestampChannel = nil
+        context = nil
+        pendingIndex = 0
+        pendingCount = 0
+    }
+}

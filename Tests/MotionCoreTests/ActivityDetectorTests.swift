@@ -1,0 +1,128 @@
+import Testing
+@testable import MotionCore
+
+@Suite("ActivityDetector")
+struct ActivityDetectorTests {
+    /// Runs `segments` through a fresh detector; returns every change event.
+    static func run(_ segments: [(SyntheticMotion, Double)], rate: Double = 50, gyro: Bool = false,
+                    detector: ActivityDetector = ActivityDetector()) -> [MotionActivity] {
+        var signal = SyntheticRecording(rate: rate)
+        var events: [MotionActivity] = []
+        for (motion, duration) in segments {
+            signal.generate(motion, duration: duration) { t, f, w in
+                if let e = detector.update(time: t, specificForce: f, rotationRate: gyro ? w : nil) { events.append(e) }
+            }
+        }
+        return events
+    }
+
+    @Test(arguments: [
+        (SyntheticMotion.stationary(noise: 0.02), ActivityClass.stationary),
+        (.gait(cadence: 1.8, amplitude: 3.5), .walking),
+        (.gait(cadence: 2.8, amplitude: 12), .running),
+        (.vehicle(vibration: 0.9), .automotive),
+    ])
+    func detectsEachClassFromItsSyntheticSignal(motion: SyntheticMotion, expected: ActivityClass) {
+        let events = Self.run([(motion, 120)])
+        #expect(events.last?.primary == expected, "events: \(events.map(\.flagNames))")
+        #expect(events.count == 1, "one settled activity, no flapping: \(events.map(\.flagNames))")
+    }
+
+    @Test func detectsCyclingFromPeriodicThighRotationWithGyroscope() {
+        let events = Self.run([(.pedalling(cadence: 1.2), 60)], gyro: true)
+        #expect(events.last?.cycling == true, "events: \(events.map(\.flagNames))")
+    }
+
+    @Test func pedallingWithoutGyroscopeIsNotCalledCycling() {
+        let events = Self.run([(.pedalling(cadence: 1.2), 60)], gyro: false)
+        #expect(!events.contains { $0.cycling })
+    }
+
+    @Test func walkRunStationaryTransitionsAreEachReportedOnceWithinTenSeconds() {
+        let detector = ActivityDetector()
+        var signal = SyntheticRecording(rate: 50)
+        var events: [(Double, MotionActivity)] = []
+        let plan: [(SyntheticMotion, Double)] = [(.gait(cadence: 1.8, amplitude: 3.5), 60),
+                                                  (.gait(cadence: 2.8, amplitude: 12), 60),
+                                                  (.stationary(noise: 0.02), 60)]
+        for (motion, duration) in plan {
+            signal.generate(motion, duration: duration) { t, f, _ in
+                if let e = detector.update(time: t, specificForce: f, rotationRate: nil) { events.append((t, e)) }
+            }
+        }
+        #expect(events.map(\.1.primary) == [.walking, .running, .stationary], "\(events.map { ($0.0, $0.1.flagNames) })")
+        guard events.count == 3 else { return }
+        let runLatency = events[1].0 - 60, stillLatency = events[2].0 - 120
+        #expect(runLatency > 0 && runLatency <= 10, "walk→run reported after \(runLatency) s")
+        #expect(stillLatency > 0 && stillLatency <= 10, "run→stationary reported after \(stillLatency) s")
+        // startDate is backdated before the report, and the previous duration is the time in the old state.
+        #expect(events[1].1.startDate <= events[1].0)
+        #expect(abs(events[2].1.previousDuration - 60) < 10, "running lasted ~60 s, reported \(events[2].1.previousDuration)")
+    }
+
+    @Test func aTinyPeriodicVibrationIsNotWalking() {
+        let events = Self.run([(.gait(cadence: 1.8, amplitude: 0.05), 60)])
+        #expect(events.map(\.primary) == [.stationary], "\(events.map(\.flagNames))")
+    }
+
+    @Test func noisyStationaryForTenMinutesNeverFlaps() {
+        let events = Self.run([(.stationary(noise: 0.05), 600)], rate: 100)
+        #expect(events.count == 1, "\(events.map { ($0.startDate, $0.flagNames) })")
+        #expect(events.first?.stationary == true)
+    }
+
+    @Test(arguments: [10.0, 26.0, 100.0, 1000.0])
+    func detectsWalkingAtAnySourceRate(rate: Double) {
+        let events = Self.run([(.gait(cadence: 1.8, amplitude: 3.5), 40)], rate: rate)
+        #expect(events.last?.walking == true, "rate \(rate) Hz: \(events.map(\.flagNames))")
+    }
+
+    @Test func aStopInTheCarKeepsAutomotiveAndAddsStationary() {
+        let events = Self.run([(.vehicle(vibration: 0.9), 120), (.stationary(noise: 0.01), 60), (.vehicle(vibration: 0.9), 60)])
+        #expect(events.first?.automotive == true)
+        #expect(events.contains { $0.automotive && $0.stationary }, "\(events.map(\.flagNames))")
+        #expect(events.allSatisfy { $0.automotive }, "never leaves the vehicle at a short stop: \(events.map(\.flagNames))")
+        #expect(events.last.map { $0.automotive && !$0.stationary } == true)
+    }
+
+    @Test func acceptsFusedDeviceMotion() {
+        let detector = ActivityDetector()
+        var signal = SyntheticRecording(rate: 50)
+        var last: MotionActivity?
+        let up = signal.up
+        signal.generate(.gait(cadence: 1.8, amplitude: 3.5), duration: 30) { t, f, w in
+            let total = Acceleration(specificForce: f)
+            let gravity = Acceleration(specificForce: up * standardGravity)
+            let motion = DeviceMotion(timestamp: t, attitude: Attitude(quaternion: .identity), referenceFrame: .xArbitraryZVertical,
+                                      rotationRate: RotationRate(w ?? .zero), gravity: gravity,
+                                      userAcceleration: Acceleration(x: total.x - gravity.x, y: total.y - gravity.y, z: total.z - gravity.z))
+            if let e = detector.update(motion) { last = e }
+        }
+        #expect(last?.walking == true)
+    }
+
+    @Test func confidenceFollowsTheVoteMargin() {
+        func confidence(_ best: Double, _ second: Double) -> MotionActivityConfidence? {
+            var c = ActivityConfiguration()
+            c.voteDecisions = 1
+            c.enterDecisions = 1
+            c.switchProbability = 0
+            let machine = ActivityStateMachine(configuration: c)
+            var p = ClassProbabilities()
+            p.walking = best
+            p.running = second
+            p.stationary = 1 - best - second
+            return machine.decide(time: 1, probabilities: p)?.confidence
+        }
+        #expect(confidence(0.45, 0.40) == .low)
+        #expect(confidence(0.60, 0.30) == .medium)
+        #expect(confidence(0.90, 0.05) == .high)
+    }
+
+    @Test func clearWalkingIsReportedWithHighConfidence() {
+        let detector = ActivityDetector()
+        _ = Self.run([(.gait(cadence: 1.8, amplitude: 3.5), 40)], detector: detector)
+        #expect(detector.currentActivity?.walking == true)
+        #expect(detector.currentActivity?.confidence == .high)
+    }
+}
