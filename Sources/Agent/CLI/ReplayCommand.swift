@@ -19,7 +19,7 @@ struct ReplayCommand: Command {
       FILE                  the recording (.emr, .csv or .csv.gz)
       --speed recorded|max  recorded: at the recorded pace (default); max: as fast as the
                             pipeline runs, losing nothing
-      --loop                start over at the end (until a signal or --duration)
+      --loop                start over at the end (CSV recordings only; until a signal or --duration)
       --config FILE         configuration for everything except the source
       --broker URL          broker URL (mqtt://host:port), overrides mqtt.broker
       --device-id ID        overrides device.id (topics go to edgemotion/<ID>/…)

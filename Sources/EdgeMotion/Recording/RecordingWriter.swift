@@ -64,11 +64,11 @@ public final class RecordingWriter {
             for _ in 0..<RecordingFormat.blockHeaderSize { block.append(0) }
             baseTimestamp = s.timestampNanos
             baseSequence = s.sequence
-            put64(&block, baseTimestamp)
-            put64(&block, baseSequence)
+            append64(baseTimestamp)
+            append64(baseSequence)
         }
-        put32(&block, UInt32(s.timestampNanos - baseTimestamp))
-        put16(&block, UInt16(s.sequence - baseSequence))
+        append32(UInt32(s.timestampNanos - baseTimestamp))
+        append16(UInt16(s.sequence - baseSequence))
         let contents = UInt8(truncatingIfNeeded: s.contents.rawValue & 0x7)
         let flags = UInt8(truncatingIfNeeded: s.flags.rawValue & 0x3)
         block.append(contents | flags << 3)
@@ -121,9 +121,26 @@ public final class RecordingWriter {
     }
 
     @inline(__always) private func putVector(_ v: Vector3) {
-        put32(&block, Float(v.x).bitPattern)
-        put32(&block, Float(v.y).bitPattern)
-        put32(&block, Float(v.z).bitPattern)
+        append32(Float(v.x).bitPattern)
+        append32(Float(v.y).bitPattern)
+        append32(Float(v.z).bitPattern)
+    }
+
+    @inline(__always) private func append16(_ v: UInt16) {
+        block.append(UInt8(truncatingIfNeeded: v))
+        block.append(UInt8(truncatingIfNeeded: v >> 8))
+    }
+
+    @inline(__always) private func append32(_ v: UInt32) {
+        block.append(UInt8(truncatingIfNeeded: v))
+        block.append(UInt8(truncatingIfNeeded: v >> 8))
+        block.append(UInt8(truncatingIfNeeded: v >> 16))
+        block.append(UInt8(truncatingIfNeeded: v >> 24))
+    }
+
+    @inline(__always) private func append64(_ v: UInt64) {
+        append32(UInt32(truncatingIfNeeded: v))
+        append32(UInt32(truncatingIfNeeded: v >> 32))
     }
 }
 
