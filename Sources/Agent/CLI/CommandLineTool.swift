@@ -18,6 +18,9 @@ public enum CommandLineTool {
         StepsCommand(),
         ProbeCommand(),
         CalibrateCommand(),
+        RecordCommand(),
+        RecordingsCommand(),
+        ReplayCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -29,6 +29,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var homeAssistant = HomeAssistantSettings()
     /// `activity:` — activity detection, pedometer and their history.
     public var activity = ActivitySettings()
+    /// `recorder:` — raw sample recording to rotating files (off by default).
+    public var recorder = RecorderSettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

@@ -21,7 +21,7 @@ final class SummaryPublisher: PipelineOutput, @unchecked Sendable {
     /// |rotation rate| above this (rad/s, ≈ 5.7 °/s) counts as moving.
     static let movingRotationRate = 0.1
 
-    private let client: MQTTClient
+    private let client: ClientBox
     private let topic: String
     private let settings: HomeAssistantSettings
     private let clock: WallClockMapping
@@ -33,7 +33,7 @@ final class SummaryPublisher: PipelineOutput, @unchecked Sendable {
     private let last = Mutex<(sent: SummaryState?, latest: SummaryState?)>((nil, nil))
     private let published = RelaxedCounter()
 
-    init(client: MQTTClient, topic: String, settings: HomeAssistantSettings, clock: WallClockMapping) {
+    init(client: ClientBox, topic: String, settings: HomeAssistantSettings, clock: WallClockMapping) {
         self.client = client
         self.topic = topic
         self.settings = settings
@@ -83,15 +83,15 @@ final class SummaryPublisher: PipelineOutput, @unchecked Sendable {
         guard let state = last.withLock({ $0.latest }) else { return }
         var w = JSONWriter(capacity: 256)
         Self.encode(state, into: &w)
-        _ = try? client.publish(topic: topic, payload: w.buffer, qos: 1, retain: true)
+        _ = try? client.get()?.publish(topic: topic, payload: w.buffer, qos: 1, retain: true)
     }
 
     private func send(_ state: SummaryState) -> Bool {
-        guard client.isConnected else { return false }
+        guard let c = client.get(), c.isConnected else { return false }
         Self.encode(state, into: &writer)
         do {
             _ = try writer.withUnsafeBytes { bytes throws(MQTTError) in
-                try client.publish(topic: topic, payload: bytes, qos: 1, retain: true)
+                try c.publish(topic: topic, payload: bytes, qos: 1, retain: true)
             }
             published.increment()
             return true

@@ -19,17 +19,9 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         var topic: String
         var qos: Int
         var retain: Bool
-        /// Payload encoding; for `.influx`, `influxPrefix` is the line's measurement and tags.
+        /// Payload encoding (`streams.<name>.format`); `deviceID` tags influx lines.
         var format: PayloadFormat = .json
-        var influxPrefix: [UInt8] = []
-
-        init(topic: String, qos: Int, retain: Bool, format: PayloadFormat = .json, deviceID: String = "") {
-            self.topic = topic
-            self.qos = qos
-            self.retain = retain
-            self.format = format
-            self.influxPrefix = format == .influx ? Array(deviceID.utf8) : []
-        }
+        var deviceID: String = ""
     }
 
     private let outbox: Outbox
@@ -39,6 +31,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private var routes: [StreamRoute] = []
     private var writer = JSONWriter(capacity: 1 << 16)
     private var lines = LineProtocolWriter(capacity: 1 << 16)
+    /// Measurement and tags of each stream's influx lines (empty for JSON streams).
+    private var influxPrefixes: [[UInt8]] = []
     private var sequences: [UInt64] = [0, 0, 0, 0]
     private let endReason = Mutex<PipelineEnd?>(nil)
     private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
@@ -57,14 +51,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
     func setRoutes(_ routes: [StreamRoute]) {
         precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
-        self.routes = routes.enumerated().map { k, r in
-            var r = r
-            if r.format == .influx {
-                let id = String(decoding: r.influxPrefix, as: UTF8.self)
-                r.influxPrefix = k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: id, stream: SensorStream.allCases[k])
-                                       : InfluxLineEncoder.motionPrefix(deviceID: id)
-            }
-            return r
+        self.routes = routes
+        influxPrefixes = routes.enumerated().map { k, r in
+            guard r.format == .influx else { return [] }
+            return k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: r.deviceID, stream: SensorStream.allCases[k])
+                         : InfluxLineEncoder.motionPrefix(deviceID: r.deviceID)
         }
         handles = zip(routes, MQTTPublisher.streamNames).map { outbox.registerStream(topic: $0.topic, name: $1) }
     }
@@ -86,7 +77,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         let k = Self.index(of: stream)
         if routes[k].format == .influx {
-            InfluxLineEncoder.encode(samples, stream: stream, prefix: routes[k].influxPrefix, clock: clock, into: &lines)
+            InfluxLineEncoder.encode(samples, stream: stream, prefix: influxPrefixes[k], clock: clock, into: &lines)
             sequences[k] &+= 1
             return send(route: k)
         }
@@ -98,7 +89,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
         if routes[3].format == .influx {
-            InfluxLineEncoder.encode(motion, prefix: routes[3].influxPrefix, clock: clock, into: &lines)
+            InfluxLineEncoder.encode(motion, prefix: influxPrefixes[3], clock: clock, into: &lines)
             sequences[3] &+= 1
             return send(route: 3)
         }

@@ -37,13 +37,15 @@ public final class AgentRunner: @unchecked Sendable {
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
     private var report: PipelineStartReport?
     private var synthetic: SyntheticEventSource?
-    /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`), bound to the
-    /// first MQTT client: a broker change on reload moves it only at the next start.
+    /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`); follows the
+    /// installed MQTT client.
     private var homeAssistant: HomeAssistantIntegration?
     private var reconnectsBase = 0
     /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
     private var brokerIndex = 0
     private var failovers = 0
+    /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
+    private var extraOutputs: [any PipelineOutput] = []
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -95,8 +97,10 @@ public final class AgentRunner: @unchecked Sendable {
             return 1
         }
 
-        homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics, client: newClient,
+        homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
                                                  sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
+        extraOutputs = (homeAssistant?.outputs ?? []) + (c.recorder.enabled ? [RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
+            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) })] : [])
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -304,7 +308,7 @@ public final class AgentRunner: @unchecked Sendable {
                 _ = try? newClient.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
                 if let m = meta.withLock({ $0 }) { _ = try? newClient.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
                 healthDirty.store(true, ordering: .relaxed)
-                if homeAssistant?.announcer.client === newClient { homeAssistant?.announce() }
+                homeAssistant?.announce()
             case .connectionFailed(let e, _), .connectionLost(let e, _):
                 connectionLog.warning("\(state)", ["broker": broker])
                 recordError("mqtt: " + e.description)
@@ -313,15 +317,10 @@ public final class AgentRunner: @unchecked Sendable {
             }
             outbox.connectionChanged(state, client: newClient)
         }
-        // One router for every subscription: Home Assistant's birth, then commands.
-        let homeAssistantHandler = homeAssistant?.announcer.client === newClient ? homeAssistant?.messageHandler() : nil
-        let birthTopic = homeAssistant?.announcer.discovery.birthTopic
+        // One router for every subscription: Home Assistant's birth, history queries, then commands.
         if let a = activity { attachHistoryQueries(a, to: newClient) }
         newClient.onMessage = { [weak self] m in
-            if let birthTopic, m.topic == birthTopic {
-                homeAssistantHandler?(m)
-                return
-            }
+            if self?.homeAssistant?.handle(m) == true { return }
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
@@ -330,6 +329,7 @@ public final class AgentRunner: @unchecked Sendable {
                 log.error("cannot subscribe to commands", ["pattern": commandPattern, "error": "\(error)"])
             }
         }
+        homeAssistant?.attach(newClient)
         outbox.attach(newClient)
         client = newClient
         do {
@@ -342,8 +342,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        let svc = MotionService(source: source, configuration: PipelineConfiguration(c),
-                                outputs: [publisher] + (homeAssistant?.outputs ?? []))
+        let svc = MotionService(source: source, configuration: PipelineConfiguration(c), outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         let r = try svc.start()
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }

@@ -1,3 +1,4 @@
+import EdgeMotion
 import MotionCore
 import Sensors
 
@@ -24,6 +25,9 @@ enum SourceFactory {
                 throw Failure(description: "source.replay.file: a replay source needs a recording; set source.replay.file")
             }
             let path = resolve(file, relativeTo: configurationFile)
+            if path.hasSuffix("." + RecordingFormat.fileExtension) {
+                return try RecordedFileSource(path: path, asFastAsPossible: settings.replay.speed == .max)
+            }
             return try ReplaySource(path: path, speed: settings.replay.speed == .max ? .asFastAsPossible : .recorded,
                                     loop: settings.replay.loop)
         case .iio:
