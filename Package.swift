@@ -47,8 +47,8 @@ let package = Package(
 
         // MARK: Benchmarks (run on demand: scripts/bench-peers, scripts/fleet-sim; see docs/performance.md)
         /// Stage costs, allocation counts and a latency subscriber. Links the malloc interposer, so it
-        /// is a separate executable, never part of `edgemotion`. Build with `-Xswiftc -enable-testing`
-        /// (it drives the internal MotionProcessor and encoders through `@testable import`).
+        /// is a separate executable, never part of `edgemotion`. Drives the `package`-visible
+        /// MotionProcessor and batch encoders.
         .executableTarget(name: "edgemotion-bench",
                           dependencies: ["EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
                           path: "Sources/Benchmarks"),

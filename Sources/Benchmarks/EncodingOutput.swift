@@ -1,5 +1,5 @@
-@testable import Agent
-@testable import EdgeMotion
+import Agent
+import EdgeMotion
 import Messaging
 import MotionCore
 
@@ -13,7 +13,7 @@ final class EncodingOutput: PipelineOutput, @unchecked Sendable {
     private(set) var batches = 0
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
-        let k = MQTTPublisher.index(of: stream)
+        let k = stream == .accelerometer ? 0 : stream == .gyroscope ? 1 : 2
         SensorBatchEncoder.encode(samples, stream: stream, sequence: sequences[k], interval: interval,
                                   clock: clock, into: &writer)
         sequences[k] &+= 1

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import Agent
-@testable import EdgeMotion
+import Agent
+import EdgeMotion
 import Messaging
 import MotionCore
 

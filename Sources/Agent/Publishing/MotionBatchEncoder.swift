@@ -6,8 +6,8 @@ import MotionCore
 /// One object per state: attitude (quaternion scalar first + Core Motion roll/pitch/yaw in rad),
 /// gravity and user acceleration (g), bias-corrected rotation rate (rad/s), heading (degrees,
 /// −1 when unavailable), calibrated magnetic field (µT) with its accuracy, and filter flags.
-enum MotionBatchEncoder {
-    static func encode(_ motion: Span<DeviceMotion>, sequence: UInt64, interval: Double,
+package enum MotionBatchEncoder {
+    package static func encode(_ motion: Span<DeviceMotion>, sequence: UInt64, interval: Double,
                        clock: WallClockMapping, into w: inout JSONWriter) {
         w.reset()
         guard !motion.isEmpty else { return }

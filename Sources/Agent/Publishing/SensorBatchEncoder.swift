@@ -12,8 +12,8 @@ import MotionCore
 /// Columns rather than objects keep high-rate batches compact. `dt_us` are the offsets of each
 /// sample's own (hardware) timestamp from the first, so timing jitter is preserved exactly.
 /// Writes into the caller's preallocated `JSONWriter`: no allocation in steady state.
-enum SensorBatchEncoder {
-    static func encode(_ samples: Span<IMUSample>, stream: SensorStream, sequence: UInt64, interval: Double,
+package enum SensorBatchEncoder {
+    package static func encode(_ samples: Span<IMUSample>, stream: SensorStream, sequence: UInt64, interval: Double,
                        clock: WallClockMapping, into w: inout JSONWriter) {
         w.reset()
         guard !samples.isEmpty else { return }

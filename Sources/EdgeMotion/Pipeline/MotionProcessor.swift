@@ -6,7 +6,7 @@ import MotionCore
 /// The per-sample work of the processing thread: fusion, decimation and batching into
 /// preallocated buffers. A value type generic over the filter so the whole loop specialises;
 /// no allocation, locking or logging per sample.
-struct MotionProcessor<Filter: AttitudeFilter> {
+package struct MotionProcessor<Filter: AttitudeFilter> {
     private var estimator: DeviceMotionEstimator<Filter>
     private let accelerometerBuffer: SampleBuffer<IMUSample>
     private let gyroscopeBuffer: SampleBuffer<IMUSample>
@@ -23,7 +23,7 @@ struct MotionProcessor<Filter: AttitudeFilter> {
     private let sensors: IMUSample.Contents
     private let defaultFrame: AttitudeReferenceFrame
 
-    init(configuration: PipelineConfiguration, sourceRate: Double, schedules: [SensorStream: EffectiveSchedule],
+    package init(configuration: PipelineConfiguration, sourceRate: Double, schedules: [SensorStream: EffectiveSchedule],
          motionSchedule: EffectiveSchedule, sensors: IMUSample.Contents = .all) {
         self.sourceRate = sourceRate
         self.sensors = sensors
@@ -39,7 +39,7 @@ struct MotionProcessor<Filter: AttitudeFilter> {
     }
 
     /// Runs one sample through fusion and the stream batchers, delivering full batches.
-    mutating func process(_ sample: IMUSample, outputs: [any PipelineOutput]) {
+    package mutating func process(_ sample: IMUSample, outputs: [any PipelineOutput]) {
         if let last = lastSequence, sample.sequence > last &+ 1 {
             gaps &+= sample.sequence &- last &- 1
         }
