@@ -180,9 +180,11 @@ struct FaultTests {
         let dir = try Reliability.tempDirectory("damage")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let unreachable = "mqtt://127.0.0.1:\(try MosquittoBroker.freeLoopbackPort())"
+        // Only synthetic events in the spool (activity events would also be spooled), so counts are exact.
         let config = try AgentProcess.writeConfig(Reliability.config(id: "damage", stateDirectory: dir, extra: """
         spool: { fsync: always }
         debug: { synthetic_events_per_minute: 1200 }
+        activity: { enabled: false }
         """))
         // 1: no broker at all: every event stays in the spool.
         let first = try AgentProcess(["run", "--config", config, "--broker", unreachable, "--duration", "3"])
