@@ -35,6 +35,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var activity: ActivityPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
+    /// Newest value per stream for `latest/<stream>` and `query/latest`.
+    private let latestSnapshots = Mutex<LatestSnapshots?>(nil)
     private var report: PipelineStartReport?
     private var synthetic: SyntheticEventSource?
     /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`); follows the
@@ -46,6 +48,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var failovers = 0
     /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
     private var extraOutputs: [any PipelineOutput] = []
+    /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
+    private var calibrationState = "none"
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -131,6 +135,7 @@ public final class AgentRunner: @unchecked Sendable {
     private func mainLoop(duration: Double?) -> String {
         let start = MonotonicClock.nowNanos()
         var nextStats = start + statsIntervalNanos
+        var nextLatest = start + 1_000_000_000
         var ready = false
         var lastWatchdogSample: UInt64 = 0
         var nextWatchdog = start
@@ -167,6 +172,11 @@ public final class AgentRunner: @unchecked Sendable {
                     notifier.notify("WATCHDOG=1")
                 }
             }
+            let latestInterval = configuration.streams.latestInterval
+            if latestInterval > 0, now >= nextLatest {
+                nextLatest = now + UInt64(latestInterval * 1e9)
+                latestSnapshots.withLock { $0 }?.publish(into: outbox)
+            }
             let sourceStatus = publisher.takeSourceStatus()
             if sourceStatus.changed { healthDirty.store(true, ordering: .relaxed) }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
@@ -195,6 +205,7 @@ public final class AgentRunner: @unchecked Sendable {
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
         activity?.stop()
+        latestSnapshots.withLock { $0?.stop(); $0 = nil }
         service.stop()
         if !outbox.drain(timeout: remaining(0.6)) {
             let o = outbox.statistics
@@ -319,9 +330,13 @@ public final class AgentRunner: @unchecked Sendable {
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
         if let a = activity { attachHistoryQueries(a, to: newClient) }
-        newClient.onMessage = { [weak self] m in
+        do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
+            log.error("cannot subscribe to query/latest", ["error": "\(error)"])
+        }
+        newClient.onMessage = { [weak self, weak newClient] m in
             if self?.homeAssistant?.handle(m) == true { return }
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient, latest.handle(m, client: c) { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -342,12 +357,15 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
-        let svc = MotionService(source: source, configuration: PipelineConfiguration(c), outputs: [publisher] + extraOutputs)
+        var pc = PipelineConfiguration(c)
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         let r = try svc.start()
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
         report = r
@@ -361,7 +379,7 @@ public final class AgentRunner: @unchecked Sendable {
         guard let r = report else { return }
         logEffectiveRates(r, c)
         let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
-                                   availableFrames: availableFrames(r.source.sensors, c))
+                                   availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
     }
@@ -485,6 +503,7 @@ public final class AgentRunner: @unchecked Sendable {
             // the streams; `seq` continues because the publisher is kept.
             activity?.stop()
             activity = nil
+            latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
             deviceID = newID
             topics = newTopics

@@ -1,5 +1,5 @@
 extension StreamSettingsSet {
-    static let keys = ["accelerometer", "gyroscope", "magnetometer", "motion"]
+    static let keys = ["accelerometer", "gyroscope", "magnetometer", "motion", "latest_interval_s"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -11,6 +11,8 @@ extension StreamSettingsSet {
         gyroscope = read("gyroscope", gyroscope, &reader)
         magnetometer = read("magnetometer", magnetometer, &reader)
         motion = read("motion", motion, &reader)
+        latestInterval = reader.double(section, "latest_interval_s", default: latestInterval, unit: " s",
+                                       allowed: "0 (off) or 0.1 ≤ latest_interval_s ≤ 3600") { $0 == 0 || ($0 >= 0.1 && $0 <= 3600) }
     }
 }
 
