@@ -12,7 +12,7 @@ import Messaging
 /// - `<prefix>/summary` (this agent's throttled, deadbanded summary, ≤ 1 Hz): roll, pitch,
 ///   heading (degrees) and moving.
 /// - `<prefix>/activity` (JSON field `activity`) and `<prefix>/pedometer` (JSON fields `steps`,
-///   `cadence`): published by the activity feature; the entities read those field names.
+///   `cadence_steps_per_s`): published by the activity feature; the entities read those field names.
 /// - `<prefix>/meta` (`source.rate_hz`) and `<prefix>/stats` (`ring_drops`, `source_gaps`,
 ///   `mqtt_reconnects`): diagnostics.
 public struct HomeAssistantDiscovery: Sendable {
@@ -70,7 +70,7 @@ public struct HomeAssistantDiscovery: Sendable {
         list.append(entity("sensor", "cadence", [
             ("name", .string("Cadence")),
             ("state_topic", .string(topics.pedometer)),
-            ("value_template", .string("{{ value_json.cadence }}")),
+            ("value_template", .string("{{ value_json.cadence_steps_per_s }}")),
             ("unit_of_measurement", .string("steps/s")),
             ("state_class", .string("measurement")),
             ("suggested_display_precision", .int(2)),
