@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
         .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
         .executable(name: "butterfly", targets: ["butterfly"]),
+        .executable(name: "activity-logger", targets: ["activity-logger"]),
         .executable(name: "edgemotion-bench", targets: ["edgemotion-bench"]),
     ],
     targets: [
@@ -42,6 +43,7 @@ let package = Package(
         .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
         .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
         .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
+        .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/ActivityLogger"),
 
         // MARK: Benchmarks (run on demand: scripts/bench-peers, scripts/fleet-sim; see docs/performance.md)
         /// Stage costs, allocation counts and a latency subscriber. Links the malloc interposer, so it

@@ -9,6 +9,9 @@ public struct ExampleOptions: Sendable {
     public var duration: Double = 5
     public var scenario: String
     public var replay: String?
+    /// `--real-time`: run the simulator on the wall clock (activity-logger; the other examples
+    /// always do).
+    public var realTime = false
 
     public static func parse(defaultScenario: String = "walking") -> ExampleOptions {
         var o = ExampleOptions(scenario: defaultScenario)
@@ -24,8 +27,10 @@ public struct ExampleOptions: Sendable {
             case "--replay":
                 guard let v = args.popFirst() else { fail("--replay needs a CSV or CSV.gz recording") }
                 o.replay = v
+            case "--real-time":
+                o.realTime = true
             case "-h", "--help":
-                print("usage: \(CommandLine.arguments[0]) [--duration SECONDS] [--scenario NAME] [--replay FILE]")
+                print("usage: \(CommandLine.arguments[0]) [--duration SECONDS] [--scenario NAME] [--replay FILE] [--real-time]")
                 exit(0)
             default:
                 fail("unknown option '\(arg)'; try --help")
@@ -54,6 +59,13 @@ public func fail(_ message: String) -> Never {
     let line = "error: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(64)
+}
+
+/// UTC time of day `hh:mm:ss` of a Unix time in seconds.
+public func timeOfDay(_ unixTime: Double) -> String {
+    let t = Int(unixTime.rounded(.down)) % 86_400
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(two(t / 3600)):\(two(t / 60 % 60)):\(two(t % 60))"
 }
 
 /// `value` with `digits` decimals, sign always shown (no Foundation needed).

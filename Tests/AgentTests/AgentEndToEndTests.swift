@@ -45,6 +45,7 @@ struct AgentEndToEndTests {
           magnetometer: { rate: 50, publish_rate: 5 }
           motion: { rate: 50, publish_rate: 10 }
         fusion: { reference_frame: xMagneticNorthZVertical }
+        state_directory: \(NSTemporaryDirectory())edgemotion-e2e-\(UUID().uuidString)
         """)
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
         usleep(10_000_000)
@@ -132,6 +133,7 @@ struct AgentEndToEndTests {
           gyroscope: { enabled: false }
           magnetometer: { enabled: false }
           motion: { rate: 0, publish_rate: 28.5714 }
+        state_directory: \(NSTemporaryDirectory())edgemotion-replay-\(UUID().uuidString)
         """)
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
         let status = agent.waitForExit(timeout: 120)
@@ -146,5 +148,39 @@ struct AgentEndToEndTests {
         #expect(gapFree, "accelerometer messages: first seq \(acc.first?.seq ?? -1), \(acc.count) messages")
         let motionSamples = try batches(sub, "edgemotion/replay/motion").reduce(0) { $0 + $1.n }
         #expect(motionSamples == 53240)
+    }
+}
+
+/// Pull over MQTT: retained `latest/<stream>` snapshots and `query/latest`, from the agent's own
+/// pull-only `MotionManager`.
+@Suite("Agent latest snapshots", .serialized)
+struct AgentLatestSnapshotTests {
+    @Test func retainsTheNewestValueOfEachStreamAndAnswersQueryLatest() throws {
+        let broker = try MosquittoBroker.start()
+        let state = NSTemporaryDirectory() + "edgemotion-latest-\(UUID().uuidString)"
+        let config = try AgentProcess.writeConfig("""
+        device: { id: latest }
+        source: { type: simulator, rate: 100, simulator: { scenario: stationary } }
+        streams: { latest_interval_s: 0.5, accelerometer: { enabled: false }, gyroscope: { enabled: false } }
+        state_directory: \(state)
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        defer { agent.signal(SIGTERM); agent.waitForExit(timeout: 10) }
+        usleep(3_000_000)
+        // A dashboard that wakes up gets the current values at once, from the retained topics.
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#"])
+        let retained = late.waitFor(count: 4, timeout: .seconds(5))
+        #expect(Set(retained.map(\.topic)) == Set(["accelerometer", "gyroscope", "magnetometer", "motion"].map { "edgemotion/latest/latest/" + $0 }),
+                "agent log:\n\(agent.log.suffix(2000))")
+        #expect(retained.allSatisfy(\.retain))
+        let acc = retained.first { $0.topic.hasSuffix("/accelerometer") }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        let v = (acc?["value"] as? [Double]) ?? []
+        #expect(v.count == 3 && abs((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() - 1) < 0.05, "accelerometer snapshot: \(String(describing: acc))")
+        // query/latest answers all four in one document.
+        try late.client.publish(topic: "edgemotion/latest/query/latest", string: #"{"id":"w1","reply_to":"edgemotion/latest/latest/reply"}"#, qos: 1)
+        let reply = late.waitFor(count: 5, timeout: .seconds(5)).first { $0.topic.hasSuffix("/reply") }
+        let body = reply.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] } ?? [:]
+        #expect(body["id"] as? String == "w1")
+        for k in ["accelerometer", "gyroscope", "magnetometer", "motion"] { #expect(body[k] is [String: Any], "\(k) missing in \(body)") }
     }
 }

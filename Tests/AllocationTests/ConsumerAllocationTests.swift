@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import CMallocCounter
 import MotionCore
@@ -44,6 +45,44 @@ struct ConsumerAllocationTests {
         #expect(allocations == 0)
         #expect(a.batches > 0 && b.batches > 0)
         #expect(pull.latest.load() != nil && pullMotion.latest.load() != nil)
+    }
+}
+
+extension ConsumerAllocationTests {
+    @Test func activityAndStepDetectionOnTheProcessingThreadDoNotAllocatePerSample() {
+        let rate = 50.0
+        let config = MotionService.libraryConfiguration(for: GatedSourceStub(rate: rate), rate: rate)
+        var processor = MotionProcessor<ComplementaryFilter>(
+            configuration: config, sourceRate: rate, schedules: [:],
+            motionSchedule: EffectiveSchedule(.disabled, sourceRate: rate), sensors: .all)
+        let history = InMemoryActivityHistory()
+        let sink = ActivitySink(activity: ActivityConfiguration(), pedometer: PedometerConfiguration(), observers: ActivityObservers(),
+                                history: history, historyQueue: DispatchQueue(label: "test.history"), clock: .current())
+        processor.apply([.add(PipelineConsumerID(rawValue: 1), sink, .only(.accelerometer, StreamSchedule(rate: 50, publishRate: 10)))])
+        // A device lying still: once the activity has settled nothing changes, so nothing is sent on.
+        func still(_ i: Int) -> IMUSample {
+            IMUSample(timestampNanos: 1_000_000_000 + UInt64(i) * 20_000_000, sequence: UInt64(i),
+                      specificForce: Vector3(0.01 * Double(i % 7), 0.02, 9.80665), rotationRate: Vector3(0.001, 0, 0),
+                      magneticField: Vector3(5, 20, -40), contents: .all)
+        }
+        let outputs: [any PipelineOutput] = []
+        for i in 0..<3000 { processor.process(still(i), outputs: outputs) }   // 60 s: the activity settles
+        #expect(sink.latestActivity.load()?.stationary == true)
+        let samples = 50_000
+        let before = mc_thread_allocations()
+        for i in 3000..<(3000 + samples) { processor.process(still(i), outputs: outputs) }
+        let allocations = mc_thread_allocations() - before
+        // The same samples through a bare ActivityDetector (MotionCore, another module's code).
+        let detector = ActivityDetector()
+        for i in 0..<3000 { _ = detector.update(still(i)) }
+        let detectorBefore = mc_thread_allocations()
+        for i in 3000..<(3000 + samples) { _ = detector.update(still(i)) }
+        let detectorAllocations = mc_thread_allocations() - detectorBefore
+        print("allocations per sample with activity and step detection: \(Double(allocations) / Double(samples)); ActivityDetector alone: \(Double(detectorAllocations) / Double(samples))")
+        // Everything the engine adds around the detector (pipeline, step detector, sink) is free,
+        // and so is the detector.
+        #expect(allocations == detectorAllocations)
+        #expect(detectorAllocations == 0)
     }
 }
 

@@ -43,7 +43,15 @@ struct PipelineAllocationTests {
         #expect(mc_thread_allocations() - before == 0)
     }
 
-    @Test func processingEverySampleThroughFusionAndBatchingDoesNotAllocate() {
+    @Test func processingEverySampleThroughTheDefaultFilterAndBatchingDoesNotAllocate() {
+        measureProcessing(RobustAttitudeFilter.self)
+    }
+
+    @Test func processingEverySampleThroughTheComplementaryFilterAndBatchingDoesNotAllocate() {
+        measureProcessing(ComplementaryFilter.self)
+    }
+
+    func measureProcessing<F: AttitudeFilter>(_ filter: F.Type) {
         let rate = 1000.0
         let config = PipelineConfiguration(
             requestedRate: rate,
@@ -53,7 +61,7 @@ struct PipelineAllocationTests {
             motion: StreamSchedule(rate: 200, publishRate: 10))
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(config.schedule(for: s), sourceRate: rate) }
-        var processor = MotionProcessor<ComplementaryFilter>(
+        var processor = MotionProcessor<F>(
             configuration: config, sourceRate: rate, schedules: schedules,
             motionSchedule: EffectiveSchedule(config.motion, sourceRate: rate))
         let output = ChecksumOutput()
@@ -63,7 +71,7 @@ struct PipelineAllocationTests {
         let before = mc_thread_allocations()
         for i in 2000..<(2000 + samples) { processor.process(sample(i), outputs: outputs) }
         let allocations = mc_thread_allocations() - before
-        print("allocations per sample on the processing path: \(Double(allocations) / Double(samples)) (\(allocations) in \(samples) samples, \(output.batches) batches)")
+        print("\(F.self): allocations per sample on the processing path: \(Double(allocations) / Double(samples)) (\(allocations) in \(samples) samples, \(output.batches) batches)")
         #expect(allocations == 0)
         #expect(output.batches > 0)
     }

@@ -69,3 +69,40 @@ struct SharedPipelineManagerTests {
         b.stopAccelerometerUpdates()
     }
 }
+
+@Suite("MotionService registry")
+struct MotionServiceRegistryManagerTests {
+    @Test func aManagerOnTheSourceOfAnExplicitServiceJoinsThatService() {
+        let source = GatedSource(rate: 400)
+        let explicit = MotionService(source: source, configuration: MotionService.libraryConfiguration(for: source, rate: 400))
+        let joined = MotionManager(source: source)
+        #expect(joined.service === explicit)
+        #expect(abs(joined.accelerometerUpdateInterval - 0.01) < 1e-12)
+        joined.accelerometerUpdateInterval = 0
+        joined.accelerometerUpdateInterval = 1.0 / 400   // the explicit 400 Hz, not the 200 Hz default
+        #expect(abs(joined.accelerometerUpdateInterval - 0.0025) < 1e-12)
+        #expect(SensorRecorder(source: source).service === explicit)
+    }
+}
+
+@Suite("MotionService life time")
+struct MotionServiceLifetimeManagerTests {
+    @Test func aServiceWithRunningManagersIsFreedAndStopsWhenTheLastManagerGoes() {
+        let source = GatedSource(rate: 200, open: true)
+        weak var weakService: MotionService?
+        weak var weakPipeline: MotionPipeline?
+        do {
+            let service = MotionService(source: source)
+            let motion = MotionManager(service: service)
+            let activity = MotionActivityManager(service: service)
+            motion.startAccelerometerUpdates()
+            activity.startActivityUpdates(to: DispatchQueue(label: "test.lifetime")) { _ in }
+            #expect(eventually { motion.accelerometerData != nil })
+            weakService = service
+            weakPipeline = service.pipeline
+            #expect(weakPipeline != nil)
+        }
+        #expect(weakService == nil)   // no cycle through the activity engine
+        #expect(eventually { weakPipeline == nil })
+    }
+}

@@ -60,6 +60,11 @@ struct ActivityDetectorTests {
         #expect(abs(events[2].1.previousDuration - 60) < 10, "running lasted ~60 s, reported \(events[2].1.previousDuration)")
     }
 
+    @Test func aTinyPeriodicVibrationIsNotWalking() {
+        let events = Self.run([(.gait(cadence: 1.8, amplitude: 0.05), 60)])
+        #expect(events.map(\.primary) == [.stationary], "\(events.map(\.flagNames))")
+    }
+
     @Test func noisyStationaryForTenMinutesNeverFlaps() {
         let events = Self.run([(.stationary(noise: 0.05), 600)], rate: 100)
         #expect(events.count == 1, "\(events.map { ($0.startDate, $0.flagNames) })")

@@ -16,7 +16,7 @@ extension VMTests {
             #expect(at6a?.chips == [])
             #expect(at6a?.identity.contains("0x75=0x70") == true)
             #expect(at6a?.hint == "mpu6500")
-            #expect(!found.contains { $0.address == 0x6B })
+            #expect(found.first { $0.address == 0x6B }?.chips == [.lsm6dsox])
         }
 
         @Test func theIIOListingShowsChannelsBufferRatesAndTriggers() throws {

@@ -32,6 +32,7 @@ extension VMTests {
             #expect(byName.supportedRates.contains(100) && byName.supportedRates.contains(200))
             let index = VMFixtures.iioDevice.replacingOccurrences(of: "iio:device", with: "")
             #expect(IIOSource(device: index).capabilities.name == "iio:bmi160")
+            #expect(IIOSource(device: nil).capabilities.name == "iio:bmi160")      // first with an accelerometer
             let missing = IIOSource(device: "no-such-imu")
             let error = #expect(throws: SensorError.self) { try missing.start(requestedRate: 100) }
             #expect(error?.kind == .notFound)

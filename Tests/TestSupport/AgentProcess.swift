@@ -21,12 +21,16 @@ public final class AgentProcess: @unchecked Sendable {
     }
 
     /// Starts `edgemotion` with `arguments`; its standard output and error go to `logPath`.
-    public init(_ arguments: [String]) throws {
+    /// `environment` entries are added to the test process's environment.
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         logPath = NSTemporaryDirectory() + "edgemotion-agent-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: AgentProcess.executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = log
         process.standardError = log
         try process.run()

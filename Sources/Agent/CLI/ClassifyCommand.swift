@@ -134,6 +134,7 @@ enum ActivityConfigFile {
         var highConfidenceMargin: Double?
         var switchProbability: Double?
         var transitionLogRatio: Double?
+        var minimumGaitStd: Double?
         var vehicleExitDecisions: Int?
     }
 
@@ -183,6 +184,7 @@ enum ActivityConfigFile {
             if let v = d.highConfidenceMargin { c.highConfidenceMargin = v }
             if let v = d.switchProbability { c.switchProbability = v }
             if let v = d.transitionLogRatio { c.transitionLogRatio = v }
+            if let v = d.minimumGaitStd { c.minimumGaitStd = v }
             if let v = d.vehicleExitDecisions { c.vehicleExitDecisions = v }
             if let problem = c.validationError() { throw LoadError(description: "\(path): detector.\(problem)") }
         }

@@ -17,6 +17,10 @@ public enum CommandLineTool {
         ActivityCommand(),
         StepsCommand(),
         ProbeCommand(),
+        CalibrateCommand(),
+        RecordCommand(),
+        RecordingsCommand(),
+        ReplayCommand(),
     ]
 
     public static func run(arguments: [String]) -> Int32 {

@@ -149,6 +149,16 @@ struct FusionRecording {
         }
     }
 
+    /// Drops every sample later than `seconds` after the first.
+    mutating func keepFirst(seconds: Double) {
+        guard let start = time.first else { return }
+        let n = time.firstIndex { $0 - start > seconds } ?? time.count
+        time.removeSubrange(n...)
+        gyroscope.removeSubrange(n...)
+        accelerometer.removeSubrange(n...)
+        magnetometer.removeSubrange(n...)
+    }
+
     /// Runs `filter` over every sample; returns the per-sample output and the loop's time in ns.
     func run<F: AttitudeFilter>(_ filter: F, useMagnetometer: Bool) -> ([Quaternion], UInt64) {
         var f = filter

@@ -81,6 +81,6 @@ struct RunCommand: Command {
             return 2
         }
         Logger.threshold = configuration.logging.level
-        return AgentRunner(configuration: configuration).run(duration: duration)
+        return AgentRunner(configuration: configuration, configPath: configPath, overrides: overrides).run(duration: duration)
     }
 }

@@ -13,8 +13,24 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var mqtt: MQTTSettings
     /// `logging:` — log threshold.
     public var logging: LoggingSettings
+    /// `outbox:` — bounds of the buffer between pipeline and broker.
+    public var outbox: OutboxConfiguration
+    /// `spool:` — the on-disk spool of events.
+    public var spool: SpoolConfiguration
+    /// `control:` — run-time commands over MQTT.
+    public var control: ControlSettings
+    /// `process:` — stop deadline.
+    public var process: ProcessSettings
+    /// `debug:` — test aids.
+    public var debug: DebugSettings
     /// `state_directory:` — where the agent keeps calibration and other state (path).
     public var stateDirectory: String
+    /// `home_assistant:` — Home Assistant MQTT discovery (off by default).
+    public var homeAssistant = HomeAssistantSettings()
+    /// `activity:` — activity detection, pedometer and their history.
+    public var activity = ActivitySettings()
+    /// `recorder:` — raw sample recording to rotating files (off by default).
+    public var recorder = RecorderSettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 
@@ -26,8 +42,18 @@ public struct AgentConfiguration: Sendable, Equatable {
         mqtt: MQTTSettings = MQTTSettings(),
         logging: LoggingSettings = LoggingSettings(),
         stateDirectory: String = AgentConfiguration.defaultStateDirectory,
-        sourceFile: String? = nil
+        sourceFile: String? = nil,
+        outbox: OutboxConfiguration = OutboxConfiguration(),
+        spool: SpoolConfiguration = SpoolConfiguration(),
+        control: ControlSettings = ControlSettings(),
+        process: ProcessSettings = ProcessSettings(),
+        debug: DebugSettings = DebugSettings()
     ) {
+        self.outbox = outbox
+        self.spool = spool
+        self.control = control
+        self.process = process
+        self.debug = debug
         self.device = device
         self.source = source
         self.streams = streams

@@ -12,6 +12,9 @@ public struct FusionSettings: Sendable, Equatable {
     public var longitude: Double?
     /// `altitude_m`: metres above sea level.
     public var altitudeMeters: Double?
+    /// `calibration_file`: the file `edgemotion calibrate` writes, loaded at start and applied
+    /// before fusion; default `<state_directory>/edgemotion-calibration.txt` (absent = none).
+    public var calibrationFile: String? = nil
 
     public init(filter: String = "default", referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical, latitude: Double? = nil, longitude: Double? = nil, altitudeMeters: Double? = nil) {
         self.filter = filter

@@ -25,6 +25,12 @@ public struct MQTTSettings: Sendable, Equatable {
     public var tls: TLSSettings?
     /// `protocol`: MQTT protocol version, `3.1.1` or `5`.
     public var `protocol`: String
+    /// `fallback_brokers`: further broker URLs (same syntax as `broker`) tried in order when the
+    /// current one has been unreachable for `failover_after_s`; the agent stays on whichever works
+    /// (sticky) and only moves on when that one fails. Empty: no failover.
+    public var fallbackBrokers: [String] = []
+    /// `failover_after_s`: seconds without a connection before the next broker is tried. 1 … 3600.
+    public var failoverAfterSeconds: Double = 30
 
     public init(
         broker: String? = nil,

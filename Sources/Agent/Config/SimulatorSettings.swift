@@ -3,7 +3,8 @@ public struct SimulatorSettings: Sendable, Equatable {
     /// Scenarios `source.simulator.scenario` accepts.
     public static let scenarios = ["stationary", "rotation", "walking", "running", "cycling", "automotive"]
 
-    /// `scenario`: one of `SimulatorSettings.scenarios`.
+    /// `scenario`: one of `SimulatorSettings.scenarios`, or a timeline of them with seconds per
+    /// segment (`walking:60,running:60,stationary`; the last segment lasts forever).
     public var scenario: String
     /// `seed`: noise generator seed; the same seed gives the same samples.
     public var seed: UInt64

@@ -11,6 +11,8 @@ public struct StreamSettings: Sendable, Equatable {
     public var qos: Int
     /// `retain`: publish with the retain flag.
     public var retain: Bool
+    /// `format`: payload encoding, `json` (default) or `influx` (line protocol, docs/influx.md).
+    public var format: PayloadFormat = .json
 
     public init(enabled: Bool = true, rate: Double = 100, publishRate: Double = 10, qos: Int = 0, retain: Bool = false) {
         self.enabled = enabled

@@ -8,6 +8,10 @@ public struct StreamSettingsSet: Sendable, Equatable {
     public var magnetometer: StreamSettings
     /// `streams.motion`: fused device motion (attitude, gravity, user acceleration, …).
     public var motion: StreamSettings
+    /// `streams.latest_interval_s`: seconds between the retained `latest/<stream>` snapshots
+    /// (one sample each, for consumers that sample); 0 turns them off. `query/latest` answers
+    /// whenever asked.
+    public var latestInterval: Double = 5
 
     /// Default for the three raw sensor streams: on, 100 Hz, 10 messages/s, QoS 0.
     public static let defaultSensor = StreamSettings(enabled: true, rate: 100, publishRate: 10, qos: 0, retain: false)

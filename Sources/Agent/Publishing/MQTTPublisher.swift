@@ -1,40 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import EdgeMotion
 import Logging
 import Messaging
 import MotionCore
 import Synchronization
 
-/// The agent's `PipelineOutput`: encodes each batch into a preallocated JSON buffer and hands it
-/// to libmosquitto. Runs on the pipeline's processing thread only, so its buffer and sequence
-/// numbers need no lock.
+/// The agent's `PipelineOutput`: encodes each batch into a preallocated JSON buffer and hands a copy
+/// to the `Outbox` (one allocation per message, none per sample). Runs on the pipeline's processing
+/// thread only, so its buffer and sequence numbers need no lock; it never blocks on the network or
+/// the disk (the outbox's own thread talks to libmosquitto).
 ///
-/// While the broker is unreachable, QoS 0 stream batches are refused by libmosquitto
-/// (`MOSQ_ERR_NO_CONN`) and counted as dropped per stream; nothing queues without bound.
+/// The publisher outlives pipelines: after a reload restarts the pipeline, `seq` continues, so
+/// subscribers keep detecting loss by sequence number.
 final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
-    struct StreamRoute {
+    struct StreamRoute: Equatable {
         var topic: String
         var qos: Int
         var retain: Bool
+        /// Payload encoding (`streams.<name>.format`); `deviceID` tags influx lines.
+        var format: PayloadFormat = .json
+        var deviceID: String = ""
     }
 
-    private let client: MQTTClient
-    private let topics: TopicLayout
-    private let routes: [StreamRoute]  // accelerometer, gyroscope, magnetometer, motion
+    private let outbox: Outbox
     private let clock: WallClockMapping
-    private let log = Logger(label: "publisher")
+    /// Outbox handles, per stream: accelerometer, gyroscope, magnetometer, motion.
+    private var handles: [Int] = []
+    private var routes: [StreamRoute] = []
     private var writer = JSONWriter(capacity: 1 << 16)
+    private var lines = LineProtocolWriter(capacity: 1 << 16)
+    /// Measurement and tags of each stream's influx lines (empty for JSON streams).
+    private var influxPrefixes: [[UInt8]] = []
     private var sequences: [UInt64] = [0, 0, 0, 0]
-    private let published = (0..<4).map { _ in RelaxedCounter() }
-    private let dropped = (0..<4).map { _ in RelaxedCounter() }
     private let endReason = Mutex<PipelineEnd?>(nil)
-    private let lastFailureLogNanos = Atomic<UInt64>(0)
+    private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
+    /// Lossless source (recording replayed as fast as possible): wait for outbox room instead of
+    /// dropping.
+    private let lossless = Atomic<Bool>(false)
 
-    init(client: MQTTClient, topics: TopicLayout, routes: [StreamRoute], clock: WallClockMapping) {
-        precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
-        self.client = client
-        self.topics = topics
-        self.routes = routes
+    static let streamNames = ["accelerometer", "gyroscope", "magnetometer", "motion"]
+
+    init(outbox: Outbox, routes: [StreamRoute], clock: WallClockMapping) {
+        self.outbox = outbox
         self.clock = clock
+        setRoutes(routes)
+    }
+
+    /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
+    func setRoutes(_ routes: [StreamRoute]) {
+        precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
+        self.routes = routes
+        influxPrefixes = routes.enumerated().map { k, r in
+            guard r.format == .influx else { return [] }
+            return k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: r.deviceID, stream: SensorStream.allCases[k])
+                         : InfluxLineEncoder.motionPrefix(deviceID: r.deviceID)
+        }
+        handles = zip(routes, MQTTPublisher.streamNames).map { outbox.registerStream(topic: $0.topic, name: $1) }
+    }
+
+    /// Prepares for a new pipeline run (after a reload).
+    func reset(lossless: Bool) {
+        endReason.withLock { $0 = nil }
+        self.lossless.store(lossless, ordering: .relaxed)
     }
 
     static func index(of stream: SensorStream) -> Int {
@@ -47,6 +76,11 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         let k = Self.index(of: stream)
+        if routes[k].format == .influx {
+            InfluxLineEncoder.encode(samples, stream: stream, prefix: influxPrefixes[k], clock: clock, into: &lines)
+            sequences[k] &+= 1
+            return send(route: k)
+        }
         SensorBatchEncoder.encode(samples, stream: stream, sequence: sequences[k], interval: interval,
                                   clock: clock, into: &writer)
         sequences[k] &+= 1
@@ -54,23 +88,18 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
+        if routes[3].format == .influx {
+            InfluxLineEncoder.encode(motion, prefix: influxPrefixes[3], clock: clock, into: &lines)
+            sequences[3] &+= 1
+            return send(route: 3)
+        }
         MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock, into: &writer)
         sequences[3] &+= 1
         send(route: 3)
     }
 
     func pipeline(sourceStatusChanged error: (any Error)?) {
-        // QoS 1 publishes queue inside libmosquitto without bound while offline; a flapping
-        // source during a broker outage must not grow memory. The retained health is re-sent
-        // with the next change once connected.
-        guard client.isConnected else { return }
-        var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.field("source", error == nil ? "ok" as StaticString : "failing" as StaticString)
-        if let error { w.field("last_error", "\(error)") }
-        w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
-        w.endObject()
-        _ = try? client.publish(topic: topics.health, payload: w.buffer, qos: 1, retain: true)
+        sourceError.withLock { $0 = (error != nil, error.map { "\($0)" }, true) }
     }
 
     func pipeline(didEnd reason: PipelineEnd) {
@@ -80,29 +109,22 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Why the pipeline ended, once it has.
     var ended: PipelineEnd? { endReason.withLock { $0 } }
 
-    /// Messages handed to libmosquitto and refused, per stream (accelerometer, gyroscope,
-    /// magnetometer, motion).
-    var counts: (published: [UInt64], dropped: [UInt64]) {
-        (published.map(\.value), dropped.map(\.value))
+    /// The source's health as last reported, and whether it changed since the last call.
+    func takeSourceStatus() -> (failing: Bool, error: String?, changed: Bool) {
+        sourceError.withLock { s in
+            defer { s.changed = false }
+            return s
+        }
     }
 
     private func send(route k: Int) {
         let route = routes[k]
-        do {
-            _ = try writer.withUnsafeBytes { bytes throws(MQTTError) in
-                try client.publish(topic: route.topic, payload: bytes, qos: route.qos, retain: route.retain)
-            }
-            published[k].increment()
-        } catch {
-            dropped[k].increment()
-            // At most one log line per 10 s: an outage must not flood the journal.
-            let now = MonotonicClock.nowNanos()
-            if now &- lastFailureLogNanos.load(ordering: .relaxed) > 10_000_000_000 {
-                lastFailureLogNanos.store(now, ordering: .relaxed)
-                log.warning("publish refused; dropping stream batches until the broker is back",
-                            ["topic": route.topic, "error": "\(error)"])
-            }
+        let handle = handles[k]
+        let wait = lossless.load(ordering: .relaxed)
+        let enqueue = { (bytes: UnsafeRawBufferPointer) in
+            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
         }
+        if route.format == .influx { lines.withUnsafeBytes(enqueue) } else { writer.withUnsafeBytes(enqueue) }
     }
 }
 

@@ -7,7 +7,7 @@ import Sensors
 /// rates after capping to the hardware (Core Motion's update-interval caps), units and frames.
 enum MetaPayload {
     static func encode(deviceID: String, report: PipelineStartReport, configuration: AgentConfiguration,
-                       availableFrames: [AttitudeReferenceFrame]) -> [UInt8] {
+                       availableFrames: [AttitudeReferenceFrame], calibration: String = "none") -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("schema", 1)
@@ -48,6 +48,9 @@ enum MetaPayload {
         w.field("heading", "deg" as StaticString)
         w.endObject()
         w.field("reference_frame", configuration.fusion.referenceFrame.rawValue)
+        w.field("true_north_available", availableFrames.contains(.xTrueNorthZVertical))
+        if let d = FusionSetup.declination(configuration.fusion) { w.field("declination_deg", d.degrees, fractionDigits: 3) }
+        w.field("calibration", calibration)
         w.key("available_reference_frames")
         w.beginArray()
         for f in availableFrames { w.string(f.rawValue) }

@@ -9,154 +9,617 @@ import Synchronization
 import Glibc
 #endif
 
-/// Runs the agent: source → pipeline → MQTT, until a signal, the duration, or the end of a
-/// recording. The pipeline is the `EdgeMotion` library's; this type only wires it to MQTT.
-public final class AgentRunner: Sendable {
-    public let configuration: AgentConfiguration
+/// Runs the agent: source → pipeline → outbox → MQTT, until a signal, the duration, or the end of
+/// a recording; reloads its configuration on SIGHUP; obeys `cmd/…` when `control.enabled`; talks
+/// to systemd (`Type=notify`) when `$NOTIFY_SOCKET` is set.
+///
+/// Everything here runs on the main thread except the callbacks of the MQTT client (network thread),
+/// which only hand work over (commands queue, connection errors) under locks.
+public final class AgentRunner: @unchecked Sendable {
+    public private(set) var configuration: AgentConfiguration
+    private let configPath: String?
+    private let overrides: ConfigurationOverrides
     private let log = Logger(label: "agent")
+    private let notifier = SystemdNotifier()
 
-    public init(configuration: AgentConfiguration) {
+    // Running parts (main thread).
+    private var deviceID = ""
+    private var topics: TopicLayout!
+    private var outbox: Outbox!
+    private var client: MQTTClient!
+    private var publisher: MQTTPublisher!
+    private var service: MotionService!
+    /// The running (or last) pipeline of `service`, for statistics.
+    private var pipeline: MotionPipeline!
+    /// Activity detection, pedometer and their history (`activity.enabled`).
+    private var activity: ActivityPublisher?
+    /// Answers `query/activity` and `query/pedometer` from the history.
+    private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
+    /// Newest value per stream for `latest/<stream>` and `query/latest`.
+    private let latestSnapshots = Mutex<LatestSnapshots?>(nil)
+    private var report: PipelineStartReport?
+    private var synthetic: SyntheticEventSource?
+    /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`); follows the
+    /// installed MQTT client.
+    private var homeAssistant: HomeAssistantIntegration?
+    private var reconnectsBase = 0
+    /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
+    private var brokerIndex = 0
+    private var failovers = 0
+    /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
+    private var extraOutputs: [any PipelineOutput] = []
+    /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
+    private var calibrationState = "none"
+
+    // Shared with the network thread.
+    private let meta = Mutex<[UInt8]?>(nil)
+    private let commands = Mutex<[MQTTMessage]>([])
+    private let lastError = Mutex<(text: String, nanos: UInt64)?>(nil)
+    private let healthDirty = Atomic<Bool>(true)
+
+    /// - Parameters:
+    ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
+    ///   - overrides: command-line values re-applied after each reload.
+    public init(configuration: AgentConfiguration, configPath: String? = nil, overrides: ConfigurationOverrides = ConfigurationOverrides()) {
         self.configuration = configuration
+        self.configPath = configPath
+        self.overrides = overrides
     }
+
+    // MARK: Run
 
     /// Runs until SIGINT/SIGTERM, `duration` seconds, or the end of a replayed recording.
     /// Call `SignalWaiter.blockSignals()` first, before any thread exists.
     /// Returns the process exit status.
     public func run(duration: Double?) -> Int32 {
         let c = configuration
-        let deviceID = c.device.resolvedID()
+        deviceID = c.device.resolvedID()
+        for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
 
-        // MQTT settings.
-        guard let brokerURL = c.mqtt.broker else {
+        guard c.mqtt.broker != nil else {
             log.error("no broker configured", ["hint": "set mqtt.broker in the config or pass --broker mqtt://host:port (scripts/demo starts a private broker)"])
             return 2
         }
-        let topics: TopicLayout
-        let options: MQTTConnectionOptions
+        let newClient: MQTTClient
         do {
             topics = try TopicLayout(prefix: c.mqtt.resolvedTopicPrefix(deviceID: deviceID))
-            options = try connectionOptions(brokerURL: brokerURL, deviceID: deviceID, statusTopic: topics.status)
+            newClient = try makeClient(c, topics: topics)
         } catch {
             log.error("invalid MQTT settings", ["error": "\(error)"])
             return 2
         }
 
-        // Source and pipeline.
+        outbox = makeOutbox(c)
+        publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
+
         let source: any IMUSource
         do {
             source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
         } catch {
             log.error("cannot open the source", ["error": "\(error)"])
+            outbox.stop(timeout: .milliseconds(200))
             return 1
         }
 
-        let client: MQTTClient
-        do {
-            client = try MQTTClient(options: options)
-        } catch {
-            log.error("cannot create the MQTT client", ["error": "\(error)"])
-            return 2
-        }
-        let route = { (s: StreamSettings, topic: String) in MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain) }
-        let publisher = MQTTPublisher(
-            client: client, topics: topics,
-            routes: [route(c.streams.accelerometer, topics.sensor("accelerometer")),
-                     route(c.streams.gyroscope, topics.sensor("gyroscope")),
-                     route(c.streams.magnetometer, topics.sensor("magnetometer")),
-                     route(c.streams.motion, topics.motion)],
-            clock: WallClockMapping.current())
-        let pipeline = MotionPipeline(source: source, configuration: PipelineConfiguration(c), outputs: [publisher])
+        homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
+                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
+        extraOutputs = (homeAssistant?.outputs ?? []) + (c.recorder.enabled ? [RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
+            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) })] : [])
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
-        // `status` and `meta` are retained, and (re)announced on every connection: a broker
-        // restart without persistence forgets them.
-        let meta = Mutex<[UInt8]?>(nil)
-        let statusTopic = topics.status, metaTopic = topics.meta
-        let connectionLog = Logger(label: "mqtt")
-        client.onConnectionChange = { @Sendable state in
-            switch state {
-            case .connected:
-                _ = try? client.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
-                if let m = meta.withLock({ $0 }) { _ = try? client.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
-            case .connectionFailed, .connectionLost:
-                connectionLog.warning("\(state)", ["broker": options.address.description])
-            case .connecting, .stopped:
-                connectionLog.debug("\(state)")
-            }
-        }
-        do {
-            try client.start()
-        } catch {
-            log.error("cannot start the MQTT client", ["error": "\(error)"])
-            return 2
-        }
-        if !client.waitUntilConnected(timeout: .seconds(5)) {
-            log.warning("broker not reachable yet; sampling starts anyway and stream batches are dropped until it is",
-                        ["broker": options.address.description])
+        install(newClient)
+        if !newClient.waitUntilConnected(timeout: .seconds(5)) {
+            log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
+                        ["broker": newClient.options.address.description])
         }
 
-        let report: PipelineStartReport
         do {
-            report = try pipeline.start()
+            try startPipeline(source: source, configuration: c)
         } catch {
             log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
+            outbox.stop(timeout: .milliseconds(200))
             _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
             client.disconnect(timeout: .milliseconds(1500))
             return 1
         }
-        logEffectiveRates(report)
-        let metaPayload = MetaPayload.encode(deviceID: deviceID, report: report, configuration: c,
-                                             availableFrames: availableFrames(report.source.sensors))
-        meta.withLock { $0 = metaPayload }
-        _ = try? client.publish(topic: topics.meta, payload: metaPayload, qos: 1, retain: true)
-        log.notice("running", ["device_id": deviceID, "source": report.source.name,
-                               "rate_hz": "\(report.sourceConfiguration.rate)", "prefix": topics.prefix])
+        if c.debug.syntheticEventsPerMinute > 0 {
+            synthetic = SyntheticEventSource(topic: topics.prefix + "/events/synthetic", perMinute: c.debug.syntheticEventsPerMinute)
+            log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": synthetic!.run])
+        }
 
-        // Main loop: signals, duration, end of recording, periodic stats.
+        let exitReason = mainLoop(duration: duration)
+        return stop(reason: exitReason)
+    }
+
+    private func mainLoop(duration: Double?) -> String {
         let start = MonotonicClock.nowNanos()
-        var nextStats = start + 10_000_000_000
-        var exitReason = "stopped"
-        loop: while true {
-            switch SignalWaiter.wait(timeout: 0.2) {
+        var nextStats = start + statsIntervalNanos
+        var nextLatest = start + 1_000_000_000
+        var ready = false
+        var lastWatchdogSample: UInt64 = 0
+        var nextWatchdog = start
+        var disconnectedSince: UInt64?
+        while true {
+            switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
-                exitReason = signo == SIGINT ? "SIGINT" : "SIGTERM"
-                break loop
+                return signo == SIGINT ? "SIGINT" : "SIGTERM"
             case .reload:
-                log.notice("SIGHUP received; configuration reload is not supported yet, keeping the running configuration")
+                reload()
+                nextStats = 0
             case nil:
                 break
             }
             let now = MonotonicClock.nowNanos()
-            if let d = duration, Double(now - start) * 1e-9 >= d {
-                exitReason = "duration reached"
-                break
+            if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
+            if publisher.ended == .endOfStream { return "end of recording" }
+
+            handleCommands()
+            synthetic?.emitDue(now: now, into: outbox)
+            failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
+
+            let stats = pipeline.statistics
+            if !ready, stats.samplesProcessed > 0, client.isConnected {
+                ready = true
+                notifier.notify("READY=1\nSTATUS=" + statusLine())
+                log.info("ready: sampling and connected")
             }
-            if publisher.ended == .endOfStream {
-                exitReason = "end of recording"
-                break
+            // Watchdog only while samples actually flow: a stuck pipeline gets restarted by systemd.
+            if let interval = notifier.watchdogIntervalNanos, now >= nextWatchdog {
+                nextWatchdog = now + interval / 3
+                if stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0 {
+                    lastWatchdogSample = stats.lastSampleNanos
+                    notifier.notify("WATCHDOG=1")
+                }
             }
-            if now >= nextStats {
-                nextStats = now + 10_000_000_000
-                publishStats(client: client, topic: topics.stats, pipeline: pipeline, publisher: publisher)
+            let latestInterval = configuration.streams.latestInterval
+            if latestInterval > 0, now >= nextLatest {
+                nextLatest = now + UInt64(latestInterval * 1e9)
+                latestSnapshots.withLock { $0 }?.publish(into: outbox)
+            }
+            let sourceStatus = publisher.takeSourceStatus()
+            if sourceStatus.changed { healthDirty.store(true, ordering: .relaxed) }
+            if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
+                if now >= nextStats {
+                    nextStats = now + statsIntervalNanos
+                    outbox.enqueueState(topic: topics.stats, payload: statsPayload(), qos: 0, retain: false)
+                    notifier.notify("STATUS=" + statusLine())
+                }
+                publishHealth()
             }
         }
+    }
 
-        // Shutdown: stop sampling, flush, announce offline, disconnect — bounded to ~2 s.
-        log.notice("stopping", ["reason": exitReason])
-        pipeline.stop()
-        publishStats(client: client, topic: topics.stats, pipeline: pipeline, publisher: publisher)
+    private var statsIntervalNanos: UInt64 { UInt64(configuration.process.statsIntervalSeconds * 1e9) }
+
+    /// Graceful stop, bounded by `process.stop_timeout_s`: stop sampling (partial batches flushed),
+    /// deliver what the outbox holds, keep unacknowledged events in the spool, announce `offline`,
+    /// disconnect.
+    private func stop(reason: String) -> Int32 {
+        let budget = configuration.process.stopTimeoutSeconds
+        let t0 = MonotonicClock.nowNanos()
+        func remaining(_ fraction: Double) -> Duration {
+            let left = budget * fraction - Double(MonotonicClock.nowNanos() - t0) / 1e9
+            return .milliseconds(Int64(max(0.05, left) * 1000))
+        }
+        log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
+        notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+        activity?.stop()
+        latestSnapshots.withLock { $0?.stop(); $0 = nil }
+        service.stop()
+        if !outbox.drain(timeout: remaining(0.6)) {
+            let o = outbox.statistics
+            log.warning("stop deadline: not everything was delivered",
+                        ["unacknowledged_events_kept_in_spool": "\(o.unacknowledgedEvents)", "queued_stream_messages": "\(o.queuedStreamMessages)"])
+        }
+        outbox.stop(timeout: remaining(0.7))
+        // Final counters, then offline: directly (QoS 1), so `disconnect` waits for their PUBACKs.
+        _ = try? client.publish(topic: topics.stats, payload: statsPayload(), qos: 1, retain: false)
+        publishHealth(direct: true)
         _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
-        client.disconnect(timeout: .milliseconds(1500))
+        client.disconnect(timeout: remaining(1.0))
         let s = pipeline.statistics
+        let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
-                               "published": "\(publisher.counts.published.reduce(0, +))",
-                               "dropped": "\(publisher.counts.dropped.reduce(0, +))"])
+                               "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
+                               "dropped": "\(o.dropped.values.reduce(0, +))", "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "took_ms": "\((MonotonicClock.nowNanos() - t0) / 1_000_000)"])
         return 0
     }
 
-    private func connectionOptions(brokerURL: String, deviceID: String, statusTopic: String) throws -> MQTTConnectionOptions {
-        let m = configuration.mqtt
+    // MARK: Parts
+
+    private func makeOutbox(_ c: AgentConfiguration) -> Outbox {
+        var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
+                                      maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
+                                      inflightWindow: c.outbox.inflight,
+                                      spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
+        if c.spool.enabled {
+            if access(c.stateDirectory, F_OK) != 0 { mkdir(c.stateDirectory, 0o700) }
+            settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
+            do {
+                return try Outbox(settings: settings)
+            } catch {
+                log.error("cannot open the event spool; events are kept in memory only (lost on restart)",
+                          ["error": error.description, "hint": "create state_directory or make it writable"])
+                recordError("spool: " + error.description)
+                settings.spoolPath = nil
+            }
+        }
+        // Without a spool, `init` cannot fail.
+        return try! Outbox(settings: settings)
+    }
+
+    static func fsyncPolicy(_ s: SpoolConfiguration) -> SpoolFsyncPolicy {
+        switch s.fsync {
+        case "always": .always
+        case "never": .never
+        default: .interval(milliseconds: s.fsyncIntervalMilliseconds)
+        }
+    }
+
+    private func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
+        let id = c.device.resolvedID()
+        let route = { (s: StreamSettings, topic: String) in
+            MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
+        }
+        return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
+                route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
+    }
+
+    private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+        let urls = Self.brokerURLs(c)
+        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
+        return try MQTTClient(options: options)
+    }
+
+    /// `mqtt.broker` followed by `mqtt.fallback_brokers`.
+    static func brokerURLs(_ c: AgentConfiguration) -> [String] {
+        (c.mqtt.broker.map { [$0] } ?? []) + c.mqtt.fallbackBrokers
+    }
+
+    /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
+    /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
+    /// on a broker that works (sticky); the outbox re-sends what was in flight.
+    private func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
+        if client.isConnected { disconnectedSince = nil; return }
+        guard let since = disconnectedSince else { disconnectedSince = now; return }
+        let urls = Self.brokerURLs(configuration)
+        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
+        let next = (brokerIndex + 1) % urls.count
+        disconnectedSince = now
+        let replacement: MQTTClient
+        do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+            log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
+            brokerIndex = next
+            return
+        }
+        log.warning("broker unreachable; failing over to the next one",
+                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+        let old: MQTTClient = client
+        old.disconnect(timeout: .milliseconds(300))
+        reconnectsBase += old.statistics.reconnects
+        failovers += 1
+        brokerIndex = next
+        install(replacement)
+    }
+
+    /// Wires a new client to the outbox and starts it. `status`, `meta` (retained) are (re)announced
+    /// on every connection: a broker restart without persistence forgets them.
+    private func install(_ newClient: MQTTClient) {
+        let statusTopic = topics.status, metaTopic = topics.meta
+        let commandPattern = topics.prefix + "/cmd/+"
+        let connectionLog = Logger(label: "mqtt")
+        let broker = newClient.options.address.description
+        newClient.onConnectionChange = { [weak self, weak newClient] state in
+            guard let self, let newClient else { return }
+            switch state {
+            case .connected:
+                _ = try? newClient.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
+                if let m = meta.withLock({ $0 }) { _ = try? newClient.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
+                healthDirty.store(true, ordering: .relaxed)
+                homeAssistant?.announce()
+            case .connectionFailed(let e, _), .connectionLost(let e, _):
+                connectionLog.warning("\(state)", ["broker": broker])
+                recordError("mqtt: " + e.description)
+            case .connecting, .stopped:
+                connectionLog.debug("\(state)")
+            }
+            outbox.connectionChanged(state, client: newClient)
+        }
+        // One router for every subscription: Home Assistant's birth, history queries, then commands.
+        if let a = activity { attachHistoryQueries(a, to: newClient) }
+        do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
+            log.error("cannot subscribe to query/latest", ["error": "\(error)"])
+        }
+        newClient.onMessage = { [weak self, weak newClient] m in
+            if self?.homeAssistant?.handle(m) == true { return }
+            if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient, latest.handle(m, client: c) { return }
+            self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
+        }
+        if configuration.control.enabled {
+            do { try newClient.subscribe(commandPattern, qos: 1) } catch {
+                log.error("cannot subscribe to commands", ["pattern": commandPattern, "error": "\(error)"])
+            }
+        }
+        homeAssistant?.attach(newClient)
+        outbox.attach(newClient)
+        client = newClient
+        do {
+            try newClient.start()
+        } catch {
+            log.error("cannot start the MQTT client", ["error": "\(error)"])
+            recordError("mqtt: \(error)")
+        }
+    }
+
+    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
+    private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
+        var pc = PipelineConfiguration(c)
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
+        publisher.reset(lossless: false)
+        let r = try svc.start()
+        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        service = svc
+        startActivity(c, report: r)
+        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
+        publisher.reset(lossless: r.sourceConfiguration.lossless)
+        pipeline = p
+        report = r
+        announce(c)
+        log.notice("running", ["device_id": deviceID, "source": r.source.name,
+                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
+    }
+
+    /// Logs capped rates and (re)publishes the retained `meta`.
+    private func announce(_ c: AgentConfiguration) {
+        guard let r = report else { return }
+        logEffectiveRates(r, c)
+        let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
+                                   availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
+        meta.withLock { $0 = m }
+        if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
+    }
+
+    /// Starts activity detection and step counting on the service (the library's managers) when
+    /// configured and the source has an accelerometer; history failures are reported, not fatal.
+    private func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        do {
+            let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
+                                          outbox: outbox, prefix: topics.prefix)
+            a.start()
+            activity = a
+            if let client { attachHistoryQueries(a, to: client) }
+        } catch {
+            log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
+            recordError("activity: \(error)")
+        }
+    }
+
+    private func attachHistoryQueries(_ a: ActivityPublisher, to client: MQTTClient) {
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: .store(a.store))
+        do {
+            try responder.subscribe()
+            historyResponder.withLock { $0 = responder }
+        } catch {
+            log.error("cannot subscribe to history queries", ["error": "\(error)"])
+        }
+    }
+
+    private func recordError(_ text: String) {
+        lastError.withLock { $0 = (text, MonotonicClock.realtimeNanos()) }
+        healthDirty.store(true, ordering: .relaxed)
+    }
+
+    // MARK: Reload (SIGHUP)
+
+    /// Re-reads the configuration file. An invalid file is rejected (every problem logged) and the
+    /// running configuration stays. A valid one is applied without restarting the process: a new
+    /// MQTT client when the broker connection or topics changed, a pipeline restart (a gap of a few
+    /// samples; `seq` continues) when the source, streams or fusion changed.
+    func reload() {
+        notifier.notify("RELOADING=1\nSTATUS=reloading configuration")
+        defer { notifier.notify("READY=1\nSTATUS=" + statusLine()) }
+        guard let path = configPath else {
+            log.notice("SIGHUP: no --config file was given; nothing to reload")
+            return
+        }
+        let fresh: AgentConfiguration
+        do {
+            fresh = try ConfigurationLoader.load(path: path).applying(overrides: overrides)
+        } catch {
+            for d in error.diagnostics { log.error("reload rejected: invalid configuration", ["problem": "\(d)"]) }
+            log.error("reload rejected; the running configuration stays", ["file": path, "problems": "\(error.diagnostics.count)"])
+            return
+        }
+        switch apply(fresh) {
+        case .success(let summary): log.notice("configuration reloaded", ["file": path, "changed": summary])
+        case .failure(let e): log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+        }
+    }
+
+    struct ApplyFailure: Error, CustomStringConvertible { var description: String }
+
+    /// Applies a new, already validated configuration. Everything that can fail is built before
+    /// anything running is touched.
+    func apply(_ new: AgentConfiguration) -> Result<String, ApplyFailure> {
+        let old = configuration
+        if new == old { return .success("nothing") }
+        guard new.mqtt.broker != nil else { return .failure(ApplyFailure(description: "mqtt.broker: no broker configured")) }
+        var changed: [String] = []
+        let newID = new.device.resolvedID()
+        let newTopics: TopicLayout
+        do { newTopics = try TopicLayout(prefix: new.mqtt.resolvedTopicPrefix(deviceID: newID)) } catch {
+            return .failure(ApplyFailure(description: "mqtt.topic_prefix: \(error)"))
+        }
+        let connectionChanged = new.mqtt != old.mqtt || newID != deviceID || new.control != old.control
+        // The publisher is a static output of the service's pipeline: any stream change restarts it.
+        let routesChanged = routes(new, newTopics) != routes(old, topics)
+        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
+            || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+        var replacement: MQTTClient?
+        if connectionChanged {
+            do { replacement = try makeClient(new, topics: newTopics) } catch {
+                return .failure(ApplyFailure(description: "mqtt: \(error)"))
+            }
+        }
+        var newSource: (any IMUSource)?
+        if pipelineChanged {
+            do { newSource = try SourceFactory.makeSource(new.source, configurationFile: new.sourceFile) } catch {
+                return .failure(ApplyFailure(description: "source: \(error)"))
+            }
+        }
+        if new.logging != old.logging { Logger.threshold = new.logging.level; changed.append("logging") }
+        for warning in SecretFileCheck.warnings(for: new) { log.warning("secret readable by other users", ["problem": warning]) }
+        if new.outbox != old.outbox || new.spool != old.spool || new.stateDirectory != old.stateDirectory || new.process != old.process {
+            log.notice("outbox, spool, state_directory and process settings take effect at the next start")
+        }
+        if new.debug != old.debug {
+            synthetic = new.debug.syntheticEventsPerMinute > 0
+                ? SyntheticEventSource(topic: newTopics.prefix + "/events/synthetic", perMinute: new.debug.syntheticEventsPerMinute) : nil
+            changed.append("debug")
+        }
+        configuration = new
+
+        if let replacement {
+            // The old broker learns we left (retained offline), then the new client takes over;
+            // the outbox re-sends what was in flight on the old one.
+            let oldClient: MQTTClient = client
+            _ = try? oldClient.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
+            oldClient.disconnect(timeout: .seconds(1))
+            reconnectsBase += oldClient.statistics.reconnects
+            deviceID = newID
+            topics = newTopics
+            brokerIndex = 0
+            install(replacement)
+            changed.append("mqtt")
+        }
+        if let newSource {
+            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
+            // the streams; `seq` continues because the publisher is kept.
+            activity?.stop()
+            activity = nil
+            latestSnapshots.withLock { $0?.stop(); $0 = nil }
+            service.stop()
+            deviceID = newID
+            topics = newTopics
+            publisher.setRoutes(routes(new, newTopics))
+            do {
+                try startPipeline(source: newSource, configuration: new)
+            } catch {
+                log.error("the new source does not start; restarting the previous one", ["error": "\(error)"])
+                configuration.source = old.source
+                configuration.streams = old.streams
+                configuration.fusion = old.fusion
+                if let back = try? SourceFactory.makeSource(old.source, configurationFile: old.sourceFile) {
+                    try? startPipeline(source: back, configuration: configuration)
+                }
+                return .failure(ApplyFailure(description: "source: \(error)"))
+            }
+            changed.append("pipeline (restarted)")
+        }
+        healthDirty.store(true, ordering: .relaxed)
+        return .success(changed.isEmpty ? "nothing running" : changed.joined(separator: ", "))
+    }
+
+    // MARK: Commands (control.enabled)
+
+    private func handleCommands() {
+        let pending = commands.withLock { q -> [MQTTMessage] in defer { q.removeAll() }; return q }
+        guard !pending.isEmpty else { return }
+        let prefix = topics.prefix + "/cmd/"
+        for m in pending {
+            guard configuration.control.enabled, m.topic.hasPrefix(prefix) else { continue }
+            let name = String(m.topic.dropFirst(prefix.count))
+            let replyTopic = prefix + name + "/result"
+            var w = JSONWriter(capacity: 512)
+            w.beginObject()
+            switch name {
+            case "stream":
+                switch StreamCommand.parse(m.payload) {
+                case .failure(let f):
+                    reply(&w, id: f.id, ok: false, error: f.message)
+                case .success(let cmd):
+                    let current = configuration.streams[named: cmd.stream]!
+                    let sourceRate = report?.sourceConfiguration.rate ?? configuration.source.rate
+                    switch cmd.applied(to: current, sourceRate: sourceRate) {
+                    case .failure(let f):
+                        reply(&w, id: f.id, ok: false, error: f.message)
+                    case .success(let settings):
+                        var next = configuration
+                        next.streams[named: cmd.stream] = settings
+                        switch apply(next) {
+                        case .success(let summary):
+                            reply(&w, id: cmd.id, ok: true, error: nil)
+                            w.field("stream", cmd.stream)
+                            w.field("enabled", settings.enabled)
+                            w.field("rate", settings.rate, fractionDigits: 3)
+                            w.field("publish_rate", settings.publishRate, fractionDigits: 3)
+                            log.notice("command applied", ["stream": cmd.stream, "enabled": "\(settings.enabled)",
+                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)",
+                                                           "changed": summary])
+                        case .failure(let e):
+                            reply(&w, id: cmd.id, ok: false, error: e.description)
+                        }
+                    }
+                }
+            default:
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream")
+            }
+            w.endObject()
+            if TopicLayout.isValidPublishTopic(replyTopic) {
+                _ = try? client.publish(topic: replyTopic, payload: w.buffer, qos: 1, retain: false)
+            }
+        }
+    }
+
+    private func reply(_ w: inout JSONWriter, id: String?, ok: Bool, error: String?) {
+        if let id { w.field("id", id) }
+        w.field("ok", ok)
+        if let error {
+            w.field("error", error)
+            log.warning("command refused", ["error": error])
+        }
+    }
+
+    // MARK: Reporting
+
+    private func statsPayload() -> [UInt8] {
+        let m = client.statistics
+        return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
+                                  reconnects: reconnectsBase + m.reconnects)
+    }
+
+    private func publishHealth(direct: Bool = false) {
+        let source = publisher.takeSourceStatus()
+        let o = outbox.statistics
+        var error = lastError.withLock { $0 }
+        if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
+                                          lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
+                                          reconnects: reconnectsBase + client.statistics.reconnects,
+                                          broker: client.options.address.description, failovers: failovers)
+        if direct {
+            _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
+        } else {
+            outbox.enqueueState(topic: topics.health, payload: payload, qos: 1, retain: true)
+        }
+    }
+
+    private func statusLine() -> String {
+        let s = pipeline.statistics
+        let o = outbox.statistics
+        return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
+            + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "
+            + "events_unacked=\(o.unacknowledgedEvents)"
+    }
+
+    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
+        let m = c.mqtt
         let address = try MQTTBrokerAddress(url: brokerURL)
         var password = m.password
         if let file = m.passwordFile {
@@ -167,21 +630,21 @@ public final class AgentRunner: Sendable {
                            version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
         }
         return MQTTConnectionOptions(
-            address: address, clientID: m.clientID ?? "edgemotion-" + deviceID, keepAlive: m.keepAlive,
+            address: address, clientID: m.clientID ?? "edgemotion-" + c.device.resolvedID(), keepAlive: m.keepAlive,
             cleanSession: true, username: m.username, password: password,
             will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
             tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
     }
 
-    private func availableFrames(_ sensors: IMUSample.Contents) -> [AttitudeReferenceFrame] {
+    private func availableFrames(_ sensors: IMUSample.Contents, _ c: AgentConfiguration) -> [AttitudeReferenceFrame] {
         guard sensors.contains(.magnetometer) else { return [.xArbitraryZVertical] }
         var frames: [AttitudeReferenceFrame] = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical]
-        if configuration.fusion.latitude != nil && configuration.fusion.longitude != nil { frames.append(.xTrueNorthZVertical) }
+        if c.fusion.latitude != nil && c.fusion.longitude != nil { frames.append(.xTrueNorthZVertical) }
         return frames
     }
 
-    private func logEffectiveRates(_ report: PipelineStartReport) {
-        let requested = configuration.source.rate
+    private func logEffectiveRates(_ report: PipelineStartReport, _ c: AgentConfiguration) {
+        let requested = c.source.rate
         let actual = report.sourceConfiguration.rate
         if abs(requested - actual) > 1e-6 {
             log.notice("source runs at a different rate than requested", ["requested_hz": "\(requested)", "rate_hz": "\(actual)"])
@@ -190,42 +653,17 @@ public final class AgentRunner: Sendable {
             guard let s = report.streams[stream], s.enabled else { continue }
             if s.capped {
                 log.notice("stream rate capped to what the source can do",
-                           ["stream": stream.rawValue, "requested_hz": "\(configuration.streams.settings(for: stream).rate)",
+                           ["stream": stream.rawValue, "requested_hz": "\(c.streams.settings(for: stream).rate)",
                             "rate_hz": "\(s.rate)"])
             }
         }
     }
+}
 
-    private func publishStats(client: MQTTClient, topic: String, pipeline: MotionPipeline, publisher: MQTTPublisher) {
-        let s = pipeline.statistics
-        let counts = publisher.counts
-        let m = client.statistics
-        var w = JSONWriter(capacity: 1024)
-        w.beginObject()
-        w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
-        w.field("samples_acquired", s.samplesAcquired)
-        w.field("samples_processed", s.samplesProcessed)
-        w.field("ring_drops", s.ringDrops)
-        w.field("source_gaps", s.sourceGaps)
-        w.field("source_errors", s.sourceErrors)
-        w.field("ring_max_depth", s.maximumRingDepth)
-        w.key("published")
-        perStream(&w, counts.published)
-        w.key("dropped")
-        perStream(&w, counts.dropped)
-        w.field("mqtt_reconnects", m.reconnects)
-        w.field("mqtt_acknowledged", m.acknowledged)
-        w.endObject()
-        _ = try? client.publish(topic: topic, payload: w.buffer, qos: 0, retain: false)
-    }
-
-    private func perStream(_ w: inout JSONWriter, _ v: [UInt64]) {
-        w.beginObject()
-        w.field("accelerometer", v[0])
-        w.field("gyroscope", v[1])
-        w.field("magnetometer", v[2])
-        w.field("motion", v[3])
-        w.endObject()
+extension TopicLayout {
+    /// Whether `topic` can be published to (no wildcards, no empty levels).
+    static func isValidPublishTopic(_ topic: String) -> Bool {
+        do { try validatePublishTopic(topic); return true } catch { return false }
     }
 }
 
@@ -246,7 +684,8 @@ enum PasswordFile {
             if n <= 0 { break }
             bytes += chunk[0..<n]
         }
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+        if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
+        while let last = bytes.last, last == 0x0D { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

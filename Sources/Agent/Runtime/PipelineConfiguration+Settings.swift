@@ -19,6 +19,6 @@ extension PipelineConfiguration {
             motion: StreamSchedule(c.streams.motion),
             filter: AttitudeFilterKind(rawValue: c.fusion.filter) ?? .default,
             referenceFrame: c.fusion.referenceFrame,
-            declination: nil)
+            declination: FusionSetup.declination(c.fusion))
     }
 }

@@ -1,3 +1,4 @@
+import EdgeMotion
 import MotionCore
 import Sensors
 
@@ -24,10 +25,22 @@ enum SourceFactory {
                 throw Failure(description: "source.replay.file: a replay source needs a recording; set source.replay.file")
             }
             let path = resolve(file, relativeTo: configurationFile)
+            if path.hasSuffix("." + RecordingFormat.fileExtension) {
+                return try RecordedFileSource(path: path, asFastAsPossible: settings.replay.speed == .max)
+            }
             return try ReplaySource(path: path, speed: settings.replay.speed == .max ? .asFastAsPossible : .recorded,
                                     loop: settings.replay.loop)
-        case .iio, .i2c:
-            throw Failure(description: "source.type: '\(settings.kind.rawValue)' is not available in this build yet")
+        case .iio:
+            let s = settings.iio
+            return IIOSource(uri: s.uri, device: s.device, trigger: s.trigger, useBuffer: s.buffer, bufferLength: s.bufferLength)
+        case .i2c:
+            let s = settings.i2c
+            guard let chip = IMUChipModel(rawValue: s.chip) else {
+                throw Failure(description: "source.i2c.chip: unknown chip '\(s.chip)'; use one of \(IMUChipModel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return I2CIMUSource(bus: s.bus, address: UInt16(s.address), chip: chip,
+                                accelRangeG: Double(s.accelRangeG), gyroRangeDPS: Double(s.gyroRangeDPS), lowpassHz: s.lowPassHz,
+                                dataReady: settings.dataReady.map { DataReadyLine.Configuration(chip: $0.chip, line: $0.line) })
         }
     }
 

@@ -69,6 +69,24 @@ public final class MotionManager: Sendable {
             source: source, configuration: MotionService.libraryConfiguration(for: source, rate: source.recordedRate)))
     }
 
+    /// A manager on an IMU chip on an I2C bus (`/dev/i2c-<bus>`), at about `rate` Hz (rounded up
+    /// to a rate the chip has). `dataReady` times samples from the chip's INT pin; without it a
+    /// timer paces them. Errors opening the bus arrive as `MotionError.sourceStartFailed`.
+    public static func i2c(bus: Int = 1, address: UInt16 = 0x68, chip: IMUChipModel = .mpu6050, rate: Double = 200,
+                           dataReady: DataReadyLine.Configuration? = nil) -> MotionManager {
+        let source = I2CIMUSource(bus: bus, address: address, chip: chip, dataReady: dataReady)
+        return MotionManager(service: MotionService(
+            source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
+    }
+
+    /// A manager on a Linux IIO device (`device`: name, label or index) through libiio, at about
+    /// `rate` Hz.
+    public static func iio(uri: String = "local:", device: String, rate: Double = 200) -> MotionManager {
+        let source = IIOSource(uri: uri, device: device)
+        return MotionManager(service: MotionService(
+            source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
+    }
+
     // MARK: Availability
 
     public var isAccelerometerAvailable: Bool { accelerometer.isAvailable }

@@ -42,16 +42,26 @@ public final class MotionService: Sendable {
     }
 
     private let state = Mutex<State>(State())
+    private let activityEngineStorage = Mutex<ActivityEngine?>(nil)
 
     /// A service for `source`. `configuration` defaults to `libraryConfiguration(for:)`: every
     /// static stream off, the source at up to 200 Hz. `outputs` are static consumers that
     /// receive the configuration's streams (the agent's publisher).
+    ///
+    /// Create one service per source: a source has one reader. Later `shared(for:)` calls (and
+    /// `MotionManager(source:)`, `SensorRecorder(source:)`, …) return this one while it lives.
     public init(source: any IMUSource, configuration: PipelineConfiguration? = nil,
                 outputs: [any PipelineOutput] = [], idleTimeout: Duration = .seconds(1)) {
         self.source = source
         self.configuration = configuration ?? Self.libraryConfiguration(for: source)
         self.staticOutputs = outputs
         self.idleTimeout = idleTimeout
+        // The first service of a source is the one `shared(for:)` hands out, so a
+        // `MotionManager(source:)` joins a pipeline built with an explicit configuration.
+        Self.registry.withLock { table in
+            let key = ObjectIdentifier(source)
+            if table[key]?.service == nil { table[key] = WeakService(service: self) }
+        }
     }
 
     /// The default configuration of a library client: the source at 200 Hz (or its maximum),
@@ -72,14 +82,15 @@ public final class MotionService: Sendable {
     /// The service of `source`, created on first use: every `MotionManager(source:)` of the
     /// same source object shares one pipeline. Lives as long as a manager holds it.
     public static func shared(for source: any IMUSource) -> MotionService {
-        registry.withLock { table in
-            let key = ObjectIdentifier(source)
-            if let existing = table[key]?.service { return existing }
+        let key = ObjectIdentifier(source)
+        if let existing = registry.withLock({ table -> MotionService? in
             table = table.filter { $0.value.service != nil }
-            let service = MotionService(source: source)
-            table[key] = WeakService(service: service)
-            return service
+            return table[key]?.service
+        }) {
+            return existing
         }
+        let created = MotionService(source: source)   // registers itself unless another won the race
+        return registry.withLock { $0[key]?.service } ?? created
     }
 
     // MARK: Facts about the source
@@ -107,6 +118,34 @@ public final class MotionService: Sendable {
         var frames: [AttitudeReferenceFrame] = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical]
         if configuration.declination != nil { frames.append(.xTrueNorthZVertical) }
         return frames
+    }
+
+    // MARK: Activity
+
+    /// The source's activity engine (activity detection, step counting, history), created on
+    /// first use with an in-memory history unless `useActivityHistory(_:)` chose a store first.
+    public var activityEngine: ActivityEngine {
+        activityEngineStorage.withLock { e in
+            if let e { return e }
+            let engine = ActivityEngine(service: self)
+            e = engine
+            return engine
+        }
+    }
+
+    /// Makes the activity engine keep its history in `history` (e.g. the agent's SQLite
+    /// `ActivityHistoryStore`). Call before the first activity or pedometer client; returns the
+    /// engine (the existing one if it was already created).
+    @discardableResult
+    public func useActivityHistory(_ history: any ActivityHistoryStoring,
+                                   activity: ActivityConfiguration = ActivityConfiguration(),
+                                   pedometer: PedometerConfiguration = PedometerConfiguration()) -> ActivityEngine {
+        activityEngineStorage.withLock { e in
+            if let e { return e }
+            let engine = ActivityEngine(service: self, history: history, activity: activity, pedometer: pedometer)
+            e = engine
+            return engine
+        }
     }
 
     // MARK: Life cycle
@@ -191,12 +230,16 @@ public final class MotionService: Sendable {
     private func ensurePipeline() throws -> MotionPipeline {
         if let p = state.withLock({ $0.pipeline }) { return p }
         let p = MotionPipeline(source: source, configuration: configuration, outputs: staticOutputs)
+        // Consumers first: the processing thread applies them before its first drain, so a fast
+        // (replayed) source loses no sample to the attach.
+        var attached: [UInt64: PipelineConsumerID] = [:]
+        for (key, c) in state.withLock({ $0.consumers }) {
+            attached[key] = p.addConsumer(c.output, schedule: c.schedule)
+        }
         try p.start()
         state.withLock { s in
             s.pipeline = p
-            for (key, c) in s.consumers {
-                s.consumers[key]?.pipelineID = p.addConsumer(c.output, schedule: c.schedule)
-            }
+            for (key, id) in attached { s.consumers[key]?.pipelineID = id }
         }
         return p
     }

@@ -110,15 +110,20 @@ final class StreamChannel<Element: BitwiseCopyable & Sendable>: Sendable {
     /// channel inactive), `warnings` (non-fatal) right after a successful start.
     func start(_ delivery: UpdateDelivery<Element>, shape: DeliveryShape, frame: AttitudeReferenceFrame? = nil,
                needsHeading: Bool = false, warnings: [MotionError] = []) {
-        stop()
         let sink = UpdateSink(delivery: delivery, fromSample: fromSample, fromMotion: fromMotion,
                               needsHeading: needsHeading, keepsBatch: shapeKeepsBatch(shape))
-        guard isAvailable else {
-            sink.deactivateSilently()
-            sink.report(MotionError(.notAvailable, detail: "\(service.capabilities.name) has no \(sensorName)"), fatal: true)
-            return
-        }
+        let available = isAvailable
         state.withLock { s in
+            // Replace a running start (also one a concurrent caller made) under the lock.
+            if let old = s.sink { old.deactivate() }
+            if let id = s.consumer { service.removeConsumer(id) }
+            s.sink = nil
+            s.consumer = nil
+            guard available else {
+                sink.deactivateSilently()
+                sink.report(MotionError(.notAvailable, detail: "\(service.capabilities.name) has no \(sensorName)"), fatal: true)
+                return
+            }
             s.delivery = shape
             s.frame = frame
             let schedule = schedule(s)

@@ -77,7 +77,9 @@ public final class MotionPipeline: Sendable {
         running.store(true, ordering: .releasing)
 
         switch configuration.filter {
-        case .default, .complementary:
+        case .default:
+            startProcessing(RobustAttitudeFilter.self, report: report)
+        case .complementary:
             startProcessing(ComplementaryFilter.self, report: report)
         }
         acquisitionThread.start { [self] in acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate) }

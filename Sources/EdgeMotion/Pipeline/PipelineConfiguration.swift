@@ -2,7 +2,8 @@ import MotionCore
 
 /// Which attitude filter the pipeline runs.
 public enum AttitudeFilterKind: String, Sendable, CaseIterable, Hashable {
-    /// The most accurate filter available (the project's default).
+    /// `RobustAttitudeFilter`: the most accurate filter (inclination from inertial-frame low-passed
+    /// acceleration, separate heading, gyro bias, rest and magnetic-disturbance handling).
     case `default`
     /// The Mahony-class complementary filter (cheapest, least accurate).
     case complementary
@@ -22,6 +23,8 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var referenceFrame: AttitudeReferenceFrame
     /// Magnetic declination in radians, east positive; `nil` when no location is known.
     public var declination: Double?
+    /// Calibration applied to every raw reading before fusion (from the calibration file).
+    public var calibration: SensorCalibration = .none
     /// Slots in the acquisition → processing ring. At 1 kHz, 4096 slots ride out 4 s of stall.
     public var ringCapacity: Int
     /// Samples one `IMUSource.read` may return (FIFO burst size).

@@ -43,6 +43,7 @@ public final class MQTTClient: Sendable {
         var onMessage: (@Sendable (MQTTMessage) -> Void)?
         var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)?
         var onPublishAcknowledged: (@Sendable (Int32) -> Void)?
+        var onPublishRefused: (@Sendable (Int32, Int32) -> Void)?
     }
     private let callbacks = Mutex(Callbacks())
 
@@ -176,6 +177,16 @@ public final class MQTTClient: Sendable {
         set { callbacks.withLock { $0.onPublishAcknowledged = newValue } }
     }
 
+    /// Called with the message id and the MQTT 5 reason code (≥ 128) when an MQTT 5 broker answered a
+    /// QoS ≥ 1 publish with a failure PUBACK/PUBREC — e.g. 135 "not authorised" (ACL), 151 "quota
+    /// exceeded". The message was *not* delivered. When unset, such publishes are reported through
+    /// `onPublishAcknowledged` as before. MQTT 3.1.1 has no such codes: mosquitto acknowledges a
+    /// publish its ACL denies and drops it silently. On the network thread.
+    public var onPublishRefused: (@Sendable (Int32, Int32) -> Void)? {
+        get { callbacks.withLock { $0.onPublishRefused } }
+        set { callbacks.withLock { $0.onPublishRefused = newValue } }
+    }
+
     private func installCallbacks() {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_v5_callback_set(handle) { _, userdata, rc, _, props in
@@ -186,9 +197,11 @@ public final class MQTTClient: Sendable {
             guard let userdata else { return }
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().connectedFlag.store(false, ordering: .releasing)
         }
-        mosquitto_publish_callback_set(handle) { _, userdata, mid in
+        // The v5 callback also fires for MQTT 3.1.1 (reason 0); it carries the PUBACK reason code,
+        // e.g. 135 "not authorised" when an MQTT 5 broker's ACL refuses the topic.
+        mosquitto_publish_v5_callback_set(handle) { _, userdata, mid, reason, _ in
             guard let userdata else { return }
-            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handlePublished(mid)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handlePublished(mid, reason: reason)
         }
         mosquitto_subscribe_callback_set(handle) { _, userdata, _, _, _ in
             guard let userdata else { return }
@@ -201,9 +214,10 @@ public final class MQTTClient: Sendable {
             let message = String(cString: text)
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
         }
-        mosquitto_message_callback_set(handle) { _, userdata, message in
+        // The v5 callback also fires for MQTT 3.1.1 connections, with no properties.
+        mosquitto_message_v5_callback_set(handle) { _, userdata, message, props in
             guard let userdata, let message else { return }
-            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee, props)
         }
     }
 
@@ -234,21 +248,39 @@ public final class MQTTClient: Sendable {
         emit(.connected)
     }
 
-    private func handlePublished(_ mid: Int32) {
+    private func handlePublished(_ mid: Int32, reason: Int32) {
         acknowledgedCount.add(1, ordering: .relaxed)
         let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
         if removed { signal.notifyAll() }
-        if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) { cb(mid) }
+        if reason >= 0x80, let refused = callbacks.withLock({ $0.onPublishRefused }) {
+            refused(mid, reason)
+        } else if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) {
+            cb(mid)
+        }
     }
 
-    private func handleMessage(_ m: mosquitto_message) {
+    private func handleMessage(_ m: mosquitto_message, _ props: OpaquePointer?) {
         receivedCount.add(1, ordering: .relaxed)
         guard let cb = callbacks.withLock({ $0.onMessage }) else { return }
         let topic = m.topic.map { String(cString: $0) } ?? ""
         let payload: [UInt8] = m.payloadlen > 0 && m.payload != nil
             ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen)))
             : []
-        cb(MQTTMessage(topic: topic, payload: payload, qos: Int(m.qos), retain: m.retain))
+        var message = MQTTMessage(topic: topic, payload: payload, qos: Int(m.qos), retain: m.retain)
+        if let props {
+            var text: UnsafeMutablePointer<CChar>?
+            if mosquitto_property_read_string(props, 8 /* MQTT_PROP_RESPONSE_TOPIC */, &text, false) != nil, let text {
+                message.responseTopic = String(cString: text)
+                free(text)
+            }
+            var data: UnsafeMutableRawPointer?
+            var length: UInt16 = 0
+            if mosquitto_property_read_binary(props, 9 /* MQTT_PROP_CORRELATION_DATA */, &data, &length, false) != nil {
+                message.correlationData = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
+                free(data)
+            }
+        }
+        cb(message)
     }
 
     private func emit(_ state: MQTTConnectionState) {
@@ -487,6 +519,72 @@ public final class MQTTClient: Sendable {
             throw e
         }
         publishedCount.add(1, ordering: .relaxed)
+        return mid
+    }
+
+    /// Publishes an MQTT 5 response: `correlationData` (from the request) is attached as the
+    /// correlation-data property when this connection speaks MQTT 5; over 3.1.1 the bytes are
+    /// published without it (3.1.1 requesters put their own id in the request payload).
+    /// The corresponding C function is `mosquitto_publish_v5`.
+    @discardableResult
+    public func publish(topic: String, payload: [UInt8], qos: Int, correlationData: [UInt8]?) throws(MQTTError) -> Int32 {
+        guard let correlationData, options.protocolVersion == .v5 else {
+            return try publish(topic: topic, payload: payload, qos: qos, retain: false)
+        }
+        var props: OpaquePointer?
+        let added = correlationData.withUnsafeBytes {
+            mosquitto_property_add_binary(&props, 9 /* MQTT_PROP_CORRELATION_DATA */, $0.baseAddress, UInt16(truncatingIfNeeded: $0.count))
+        }
+        defer { mosquitto_property_free_all(&props) }
+        guard added == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MQTTError(mosquittoCode: added, context: context + " topic " + topic)
+        }
+        var mid: Int32 = 0
+        let rc: Int32 = handleState.withLock { st in
+            guard st.alive else { return Int32.min }
+            let rc = topic.withCString { t in
+                payload.withUnsafeBytes {
+                    mosquitto_publish_v5(handle, &mid, t, Int32(truncatingIfNeeded: $0.count), $0.baseAddress, Int32(qos), false, props)
+                }
+            }
+            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
+            return rc
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            publishFailureCount.add(1, ordering: .relaxed)
+            if rc == Int32.min { throw MQTTError(.notRunning, context: context + " topic " + topic, detail: "the client was disconnected") }
+            throw MQTTError(mosquittoCode: rc, context: context + " topic " + topic)
+        }
+        publishedCount.add(1, ordering: .relaxed)
+        return mid
+    }
+
+    /// Publishes a request with MQTT 5 response-topic and correlation-data properties (for
+    /// clients of request/response topics and for tests). Over 3.1.1 the properties are dropped.
+    @discardableResult
+    public func publishRequest(topic: String, payload: [UInt8], responseTopic: String, correlationData: [UInt8]) throws(MQTTError) -> Int32 {
+        guard options.protocolVersion == .v5 else {
+            return try publish(topic: topic, payload: payload, qos: 1, retain: false)
+        }
+        var props: OpaquePointer?
+        defer { mosquitto_property_free_all(&props) }
+        _ = responseTopic.withCString { mosquitto_property_add_string(&props, 8 /* MQTT_PROP_RESPONSE_TOPIC */, $0) }
+        _ = correlationData.withUnsafeBytes {
+            mosquitto_property_add_binary(&props, 9 /* MQTT_PROP_CORRELATION_DATA */, $0.baseAddress, UInt16(truncatingIfNeeded: $0.count))
+        }
+        var mid: Int32 = 0
+        let rc: Int32 = handleState.withLock { st in
+            guard st.alive else { return Int32.min }
+            return topic.withCString { t in
+                payload.withUnsafeBytes {
+                    mosquitto_publish_v5(handle, &mid, t, Int32(truncatingIfNeeded: $0.count), $0.baseAddress, 1, false, props)
+                }
+            }
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            if rc == Int32.min { throw MQTTError(.notRunning, context: context + " topic " + topic, detail: "the client was disconnected") }
+            throw MQTTError(mosquittoCode: rc, context: context + " topic " + topic)
+        }
         return mid
     }
 

@@ -9,12 +9,19 @@ public struct MQTTMessage: Sendable, Equatable {
     /// Retain flag. On received messages: `true` when the broker delivered a stored retained message
     /// (e.g. to a subscriber that arrived late).
     public var retain: Bool
+    /// MQTT 5 request/response: the topic the sender wants the answer on (`nil` over 3.1.1).
+    public var responseTopic: String?
+    /// MQTT 5 request/response: opaque bytes to echo back in the answer (`nil` when absent).
+    public var correlationData: [UInt8]?
 
-    public init(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false) {
+    public init(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false,
+                responseTopic: String? = nil, correlationData: [UInt8]? = nil) {
         self.topic = topic
         self.payload = payload
         self.qos = qos
         self.retain = retain
+        self.responseTopic = responseTopic
+        self.correlationData = correlationData
     }
 
     /// Convenience for text payloads (`online`, `offline`, JSON documents).

@@ -34,14 +34,27 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
 
+    /// Below this standard deviation of |f| (m/s²) a window cannot be walking or running, however
+    /// periodic (a step bounces the body by ≳ 0.1 g; a vibrating table does not walk). Hand-set.
+    public var minimumGaitStd: Double = 0.25
+
     /// Cycling (hand-set, not fitted: no real cycling data exists): minimum gyro periodicity in the
     /// pedalling band, and the pedalling band in Hz.
     public var cyclingGyroPeriodicity: Double = 0.6
     public var cyclingCadenceRange: ClosedRange<Double> = 0.6...1.8
     /// Cycling also needs gyro rms above this, rad/s: a thigh-pocket device swings at ~1–4 rad/s; the car data never exceeds 0.45.
     public var cyclingMinimumGyroRMS: Double = 1.0
-    /// Cycling also needs the standard deviation of |f| below this, m/s² (walking shakes more).
-    public var cyclingMaximumMagnitudeStd: Double = 1.5
+    /// Cycling: |f| varies at the pedal cadence (ratio of the step cadence of |f| to the gyro cadence
+    /// within this range), whereas in walking and running |f| beats twice per leg swing (ratio ≈ 2).
+    public var cyclingCadenceRatio: ClosedRange<Double> = 0.75...1.35
+
+    /// Running rule (hand-set, physical): a periodic gait (periodicity ≥ `gaitPeriodicity`) at
+    /// ≥ `runningCadence` steps/s with |f| std ≥ `runningMinimumStd` m/s² is running, whatever its
+    /// amplitude (brisk walking stays below ~2.3 steps/s; the fitted model leans on amplitude,
+    /// which depends on where the device is worn). Never fires on the dev walking windows.
+    public var runningCadence: Double = 2.4
+    public var gaitPeriodicity: Double = 0.6
+    public var runningMinimumStd: Double = 2.0
 
     public init() {}
 

@@ -90,22 +90,49 @@ public final class ActivityDetector {
         sinceDecision = 0
         let features = extractor.compute()
         var p = model.probabilities(features)
+        if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
+            p.stationary += p.walking + p.running
+            p.walking = 0
+            p.running = 0
+        }
+        if isRunningCadence(features) {
+            p.running += p.walking
+            p.walking = 0
+        }
         if isPedalling(features) {
-            for c in ActivityClass.allCases { p[c] *= 0.1 }
+            p.scale(by: 0.1)
             p.cycling = 0.9
         }
         decisionCount += 1
         lastDecision = Decision(time: s.time, features: features, probabilities: p)
-        if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio { return nil }
+        let turning = features.gyroscopeAvailable && features.gyroRMS >= configuration.cyclingMinimumGyroRMS
+        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning
+        if quietNow {
+            // The last half window is quiet: no gait now, whatever the older half held.
+            p.stationary += p.walking + p.running + p.cycling
+            p.walking = 0
+            p.running = 0
+            p.cycling = 0
+        } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
+            return nil
+        }
         return stateMachine.decide(time: s.time, probabilities: p)
     }
 
     /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
-    /// cadence with the device turning noticeably, while |f| varies less than in walking.
+    /// cadence with the device turning noticeably, and |f| varying at that same cadence (or not
+    /// periodically) rather than twice per leg swing as in walking and running.
     private func isPedalling(_ f: ActivityFeatures) -> Bool {
         let c = configuration
-        return f.gyroscopeAvailable && f.gyroRMS >= c.cyclingMinimumGyroRMS
-            && f.gyroPeriodicity >= c.cyclingGyroPeriodicity && c.cyclingCadenceRange.contains(f.gyroCadence)
-            && f.logStdMagnitude < (c.cyclingMaximumMagnitudeStd + 0.001).log
+        guard f.gyroscopeAvailable, f.gyroRMS >= c.cyclingMinimumGyroRMS, f.gyroPeriodicity >= c.cyclingGyroPeriodicity,
+              c.cyclingCadenceRange.contains(f.gyroCadence), f.gyroCadence > 0 else { return false }
+        return f.periodicity < c.gaitPeriodicity || c.cyclingCadenceRatio.contains(f.cadence / f.gyroCadence)
+    }
+
+    /// A periodic gait whose step rate only running reaches.
+    private func isRunningCadence(_ f: ActivityFeatures) -> Bool {
+        let c = configuration
+        return f.periodicity >= c.gaitPeriodicity && f.cadence >= c.runningCadence
+            && f.logStdMagnitude >= (c.runningMinimumStd + 0.001).log
     }
 }

@@ -103,6 +103,13 @@ public final class ActivityFeatureExtractor {
             if i < n / 2 { older += md * md } else { newer += md * md }
         }
         out.halfEnergyLogRatio = ((newer + 1e-4) / (older + 1e-4)).log
+        // Newer half about its own mean.
+        var newerMean = 0.0
+        for i in (n / 2)..<n { newerMean += dyn[i] }
+        newerMean /= Double(n - n / 2)
+        var newerVar = 0.0
+        for i in (n / 2)..<n { newerVar += (dyn[i] - newerMean) * (dyn[i] - newerMean) }
+        out.logStdNewerHalf = ((newerVar / Double(n - n / 2)).squareRoot() + 0.001).log
         out.logStdMagnitude = ((magVar / dn).squareRoot() + 0.001).log
         out.logVerticalStd = ((vVar / dn).squareRoot() + 0.001).log
         out.logHorizontalRMS = ((hSq / dn).squareRoot() + 0.001).log

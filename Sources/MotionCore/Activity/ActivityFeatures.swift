@@ -39,6 +39,10 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// magnitudes mean the window straddles a change (not used by the model; such windows don't vote).
     public var halfEnergyLogRatio = 0.0
 
+    /// log of the standard deviation of |f| over the newer half of the window (about |f|'s window
+    /// mean): a quiet newer half means the carrier has stopped, whatever the older half held.
+    public var logStdNewerHalf = 0.0
+
     // Gyroscope features, only meaningful when `gyroscopeAvailable`; not used by the fitted model
     // (in the development data only the car recordings have a gyro: it would leak the label).
     /// The whole window had gyroscope readings.

@@ -30,25 +30,26 @@ public struct ActivityModel: Sendable, Hashable {
         return nil
     }
 
-    /// Class probabilities for `x` (classes the model does not score stay 0).
+    /// Class probabilities for `x` (classes the model does not score stay 0). Index loops only, so
+    /// that not even an unoptimised build allocates.
     public func probabilities(_ x: ActivityFeatures) -> ClassProbabilities {
         let f = ActivityFeatures.modelFeatureCount
         var logits = ClassProbabilities()
         var top = -Double.infinity
-        for (r, c) in classes.enumerated() {
+        for r in 0..<classes.count {
             var s = weights[r][f]
             for i in 0..<f { s += weights[r][i] * ((x[i] - mean[i]) / scale[i]) }
-            logits[c] = s
+            logits[classes[r]] = s
             top = Swift.max(top, s)
         }
         var out = ClassProbabilities()
         var sum = 0.0
-        for c in classes {
-            let e = (logits[c] - top).exp
-            out[c] = e
+        for r in 0..<classes.count {
+            let e = (logits[classes[r]] - top).exp
+            out[classes[r]] = e
             sum += e
         }
-        for c in classes { out[c] /= sum }
+        out.scale(by: 1 / sum)
         return out
     }
 }

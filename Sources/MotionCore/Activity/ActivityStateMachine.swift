@@ -52,9 +52,9 @@ public final class ActivityStateMachine {
             var i = writeIndex - j
             if i < 0 { i += ring.count }
             let p = ring[i]
-            for c in ActivityClass.allCases { m[c] += p[c] }
+            m.add(p)
         }
-        for c in ActivityClass.allCases { m[c] /= Double(k) }
+        m.scale(by: 1 / Double(k))
         return m
     }
 

@@ -29,10 +29,24 @@ public struct ClassProbabilities: Sendable, Hashable, BitwiseCopyable {
         }
     }
 
+    /// Adds `other` element-wise.
+    @inlinable
+    public mutating func add(_ o: ClassProbabilities) {
+        stationary += o.stationary; walking += o.walking; running += o.running
+        cycling += o.cycling; automotive += o.automotive; unknown += o.unknown
+    }
+
+    /// Multiplies every entry by `s`.
+    @inlinable
+    public mutating func scale(by s: Double) {
+        stationary *= s; walking *= s; running *= s; cycling *= s; automotive *= s; unknown *= s
+    }
+
     /// The most probable class and the margin over the runner-up.
     public var best: (ActivityClass, margin: Double) {
         var top = ActivityClass.unknown, p1 = -1.0, p2 = -1.0
-        for c in ActivityClass.allCases {
+        for raw in 0..<ActivityClass.count {
+            let c = ActivityClass(rawValue: raw)!
             let p = self[c]
             if p > p1 { p2 = p1; p1 = p; top = c } else if p > p2 { p2 = p }
         }

@@ -33,6 +33,9 @@ public enum ActivityClass: Int, Sendable, Hashable, CaseIterable, BitwiseCopyabl
     case automotive = 4
     case unknown = 5
 
+    /// Number of classes (raw values are 0 ..< count).
+    public static let count = 6
+
     /// The label used in the shared data and by `activity_eval.py`.
     public var name: String {
         switch self {

@@ -1,28 +1,43 @@
 /// Turns raw samples into Core Motion's `DeviceMotion` with any `AttitudeFilter`.
 ///
-/// It owns the filter, tracks sample time, and expresses the filter's state in the requested
-/// reference frame. Value type, no allocation per sample.
+/// It applies the sensor calibration, owns the filter, tracks sample time, and expresses the
+/// filter's state in the requested reference frame. Value type, no allocation per sample.
 public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     public private(set) var filter: Filter
-    /// The frame `DeviceMotion.attitude` is expressed in.
+    /// The frame `DeviceMotion.attitude` is expressed in (the requested one; see `effectiveFrame`).
     public var referenceFrame: AttitudeReferenceFrame
-    /// Magnetic declination in radians (east positive), for `xTrueNorthZVertical`.
+    /// Magnetic declination in radians (east positive), for `xTrueNorthZVertical`; `nil` when no
+    /// location is known.
     public var declination: Double?
+    /// Calibration applied to every raw reading before fusion.
+    public var calibration: SensorCalibration
 
     private var lastTimestampNanos: UInt64 = 0
     private let nominalPeriod: Double
     private var arbitraryHeadingReference: Double?
 
-    public init(filter: Filter, samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil) {
+    public init(filter: Filter, samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil,
+                calibration: SensorCalibration = .none) {
         self.filter = filter
         self.nominalPeriod = samplePeriod
         self.referenceFrame = referenceFrame
         self.declination = declination
+        self.calibration = calibration
     }
 
-    public init(samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil) {
+    public init(samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil,
+                calibration: SensorCalibration = .none) {
         self.init(filter: Filter(samplePeriod: samplePeriod), samplePeriod: samplePeriod,
-                  referenceFrame: referenceFrame, declination: declination)
+                  referenceFrame: referenceFrame, declination: declination, calibration: calibration)
+    }
+
+    /// Whether `xTrueNorthZVertical` can be served (Core Motion's `trueNorthNotAvailable` when not).
+    public var trueNorthAvailable: Bool { declination != nil }
+
+    /// The frame actually used: `xTrueNorthZVertical` falls back to `xMagneticNorthZVertical`
+    /// without a declination.
+    public var effectiveFrame: AttitudeReferenceFrame {
+        referenceFrame == .xTrueNorthZVertical && declination == nil ? .xMagneticNorthZVertical : referenceFrame
     }
 
     /// Feeds one sample and returns the device motion after it.
@@ -41,8 +56,18 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
             dt = measured < 10 * nominalPeriod ? measured : nominalPeriod
         }
         lastTimestampNanos = sample.timestampNanos
-        let mag: Vector3? = sample.contents.contains(.magnetometer) ? sample.magneticField : nil
-        filter.update(gyroscope: sample.rotationRate, accelerometer: sample.specificForce, magnetometer: mag, dt: dt)
+        let mag: Vector3? = sample.contents.contains(.magnetometer) ? calibration.magnetometer(sample.magneticField) : nil
+        filter.update(gyroscope: calibration.gyroscope(sample.rotationRate),
+                      accelerometer: calibration.accelerometer(sample.specificForce), magnetometer: mag, dt: dt)
+    }
+
+    /// The magnetometer's accuracy as Core Motion reports it: `uncalibrated` before any field has
+    /// been used, `low` while the field is rejected as disturbed, `high` with a stored hard/soft-iron
+    /// calibration, `medium` with only the filter's learned reference.
+    public func magneticAccuracy(_ out: FusionOutput) -> MagneticFieldCalibrationAccuracy {
+        if !out.headingAvailable { return .uncalibrated }
+        if out.magneticDisturbance { return .low }
+        return calibration.hasMagnetometer ? .high : .medium
     }
 
     /// The device motion for the filter's current state and `sample`'s raw readings.
@@ -50,13 +75,13 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         let out = filter.output
         let up = out.quaternion6D.inverseRotate(Vector3(0, 0, 1))
         let gravity = Acceleration(-up)
-        let total = Acceleration(specificForce: sample.specificForce)
+        let total = Acceleration(specificForce: calibration.accelerometer(sample.specificForce))
         let user = Acceleration(x: total.x - gravity.x, y: total.y - gravity.y, z: total.z - gravity.z)
 
-        var frame = referenceFrame
+        let frame = effectiveFrame
         var attitude: Quaternion
         var heading = -1.0
-        switch referenceFrame {
+        switch frame {
         case .xArbitraryZVertical:
             attitude = out.quaternion6D
         case .xArbitraryCorrectedZVertical:
@@ -69,37 +94,32 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
                 attitude = out.quaternion6D
             }
         case .xMagneticNorthZVertical, .xTrueNorthZVertical:
-            var enu = out.quaternion9D
-            if referenceFrame == .xTrueNorthZVertical {
-                if let d = declination {
-                    enu = Quaternion.aboutZ(-d) * enu
-                } else {
-                    frame = .xMagneticNorthZVertical
-                }
-            }
-            attitude = Self.enuToNWU * enu
             if out.headingAvailable {
-                let top = enu.rotate(Vector3(0, 1, 0))
-                var h = Double.atan2(top.x, top.y).degrees
-                if h < 0 { h += 360 }
-                heading = h
+                var enu = out.quaternion9D
+                if frame == .xTrueNorthZVertical, let d = declination {
+                    // Magnetic north lies `d` east of true north: true azimuths are larger by d.
+                    enu = Quaternion.aboutZ(-d) * enu
+                }
+                attitude = Self.enuToNWU * enu
+                heading = Self.heading(enu)
             } else {
                 attitude = out.quaternion6D
             }
         }
+        let bias = out.gyroBias + (calibration.gyroBias ?? .zero)
         return DeviceMotion(
             timestamp: sample.timestamp,
             attitude: Attitude(quaternion: attitude.normalized),
             referenceFrame: frame,
-            rotationRate: RotationRate(sample.rotationRate - out.gyroBias),
+            rotationRate: RotationRate(calibration.gyroscope(sample.rotationRate) - out.gyroBias),
             gravity: gravity,
             userAcceleration: user,
             magneticField: sample.contents.contains(.magnetometer)
-                ? CalibratedMagneticField(field: MagneticField(sample.magneticField),
-                                          accuracy: out.magneticDisturbance ? .low : .medium)
+                ? CalibratedMagneticField(field: MagneticField(calibration.magnetometer(sample.magneticField)),
+                                          accuracy: magneticAccuracy(out))
                 : .unavailable,
             heading: heading,
-            gyroBias: out.gyroBias,
+            gyroBias: bias,
             restDetected: out.restDetected,
             magneticDisturbance: out.magneticDisturbance)
     }
@@ -107,9 +127,31 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     /// ENU → NWU (x north, y west, z up): a +90° turn about z.
     public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) }
 
+    /// Heading in degrees, 0–360 clockwise from north seen from above, of the device's y axis
+    /// (its "top"), for a sensor → ENU attitude.
+    public static func heading(_ enu: Quaternion) -> Double {
+        let top = enu.rotate(Vector3(0, 1, 0))
+        var h = Double.atan2(top.x, top.y).degrees
+        if h < 0 { h += 360 }
+        return h
+    }
+
     private func headingOffset(_ out: FusionOutput) -> Double {
         // Angle about z from q6 to q9.
         let d = out.quaternion9D * out.quaternion6D.conjugate
         return 2 * Double.atan2(d.z, d.w)
+    }
+}
+
+/// The pipeline's default attitude filter.
+public typealias DefaultAttitudeFilter = RobustAttitudeFilter
+
+/// Magnetic declination for the true-north frame, from the World Magnetic Model.
+public enum MagneticDeclination {
+    /// Declination in radians (east positive) at a WGS84 location (degrees, metres) and decimal
+    /// year, from WMM2025.
+    public static func radians(latitude: Double, longitude: Double, altitudeMeters: Double = 0, decimalYear: Double) -> Double {
+        WorldMagneticModel.wmm2025.field(latitude: latitude, longitude: longitude, altitude: altitudeMeters / 1000,
+                                         decimalYear: decimalYear).declination.radians
     }
 }

@@ -25,8 +25,14 @@ final class IIOContext: @unchecked Sendable {
         (0..<iio_context_get_devices_count(raw)).compactMap { iio_context_get_device(raw, $0) }
     }
 
-    /// Finds a device by name, label, id (`iio:device0`) or index (`0` → `iio:device0`).
-    func device(_ spec: String) -> OpaquePointer? {
+    /// Finds a device by name, label, id (`iio:device0`) or index (`0` → `iio:device0`); with no
+    /// spec (nil or empty), the first device that has accelerometer channels.
+    func device(_ spec: String?) -> OpaquePointer? {
+        guard let spec, !spec.isEmpty else {
+            return devices.first { dev in
+                !iio_device_is_trigger(dev) && IIOContext.channels(dev).contains { iio_channel_get_type($0) == IIO_ACCEL && !iio_channel_is_output($0) }
+            }
+        }
         if let n = Int(spec), let d = iio_context_find_device(raw, "iio:device\(n)") { return d }
         return iio_context_find_device(raw, spec)
     }

@@ -16,7 +16,8 @@ import Synchronization
 /// offered through `readAuxiliary()`.
 public final class IIOSource: IMUSource, @unchecked Sendable {
     public let uri: String
-    public let deviceSpec: String
+    /// Device name, label, id or index; nil picks the first device with an accelerometer.
+    public let deviceSpec: String?
     public let trigger: IIOTrigger
     public let useBuffer: Bool
     /// Samples per buffer refill (`nil`: about 20 ms worth).
@@ -59,6 +60,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     private let attrBuffer: UnsafeMutableBufferPointer<CChar>
     private var timing: SampleTiming = .timer
     private var detectGaps = true
+    private var sysfsPath: String?
     private var auxiliary: [(type: String, channel: OpaquePointer)] = []
 
     /// Mount matrices found at `start`, by IIO type (`accel`, `anglvel`, `magn`); absent types use identity.
@@ -66,11 +68,11 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
 
     /// - Parameters:
     ///   - uri: libiio context URI, `local:` or `ip:<host>` (remote iiod).
-    ///   - device: device name, label, id (`iio:device0`) or index.
+    ///   - device: device name, label, id (`iio:device0`) or index; nil: the first with an accelerometer.
     ///   - trigger: `own`, `hrtimer[:name]`, a trigger name, or `none` (polled `_raw`).
     ///   - useBuffer: use the triggered buffer when the device has one.
     ///   - bufferLength: samples per refill.
-    public init(uri: String = "local:", device: String, trigger: String = "own", useBuffer: Bool = true, bufferLength: Int? = nil) {
+    public init(uri: String = "local:", device: String?, trigger: String = "own", useBuffer: Bool = true, bufferLength: Int? = nil) {
         self.uri = uri
         self.deviceSpec = device
         self.trigger = IIOTrigger(trigger)
@@ -93,7 +95,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
 
     public var capabilities: SourceCapabilities {
         guard let ctx = context ?? (try? IIOContext(uri: uri)), let dev = ctx.device(deviceSpec) else {
-            return SourceCapabilities(name: "iio:\(deviceSpec)", sensors: .inertial, maximumRate: 1000)
+            return SourceCapabilities(name: "iio:\(deviceSpec ?? "auto")", sensors: .inertial, maximumRate: 1000)
         }
         var contents: IMUSample.Contents = []
         var rates: [Double] = []
@@ -107,7 +109,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             if rates.isEmpty, let a = IIOContext.read(ch, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }
         }
         if rates.isEmpty, let a = IIOContext.read(device: dev, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }
-        let name = iio_device_get_name(dev).map { String(cString: $0) } ?? deviceSpec
+        let name = iio_device_get_name(dev).map { String(cString: $0) } ?? (deviceSpec ?? "?")
         return SourceCapabilities(name: "iio:\(name)", sensors: contents, supportedRates: rates, maximumRate: rates.last ?? 1000)
     }
 
@@ -118,13 +120,14 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         if case .hrtimer(let name) = trigger, uri.hasPrefix("local") { try IIOTrigger.ensureHrtimer(named: name) }
         let ctx = try IIOContext(uri: uri)
         guard let dev = ctx.device(deviceSpec) else {
-            throw SensorError(.notFound, subject: "iio \(uri) device '\(deviceSpec)'",
+            throw SensorError(.notFound, subject: "iio \(uri) device '\(deviceSpec ?? "(first with an accelerometer)")'",
                               detail: "no such IIO device (devices: \(ctx.deviceList)); set source.iio.device to a name, label or index")
         }
-        let devName = iio_device_get_name(dev).map { String(cString: $0) } ?? deviceSpec
+        let devName = iio_device_get_name(dev).map { String(cString: $0) } ?? (deviceSpec ?? "?")
         let subject = "iio \(devName) (\(String(cString: iio_device_get_id(dev))))"
         context = ctx
         device = dev
+        sysfsPath = uri.hasPrefix("local") ? "/sys/bus/iio/devices/" + String(cString: iio_device_get_id(dev)) : nil
         do {
             try discoverChannels(dev, subject: subject)
             var rate = setSamplingFrequency(dev, requested: requestedRate)
@@ -304,7 +307,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
 
     public func read(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
         guard device != nil, out.count > 0 else {
-            throw SensorError(.io, subject: "iio \(deviceSpec)", detail: "read before start (or after stop)")
+            throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto")", detail: "read before start (or after stop)")
         }
         if let buffer { return try readBuffered(buffer, into: out, timeout: timeout) }
         return try readPolled(into: out, timeout: timeout)
@@ -319,15 +322,18 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
                 timeoutMillis = ms
             }
             let n = iio_buffer_refill(buf)
-            if n == -Int(ETIMEDOUT) || n == -Int(EAGAIN) || n == -Int(EINTR) { return .timeout }
+            if n == -Int(ETIMEDOUT) || n == -Int(EAGAIN) || n == -Int(EINTR) || n == 0 {
+                try checkPresent()
+                return .timeout
+            }
             guard n >= 0 else {
                 let e = Int32(-n)
-                throw SensorError(.io, subject: "iio \(deviceSpec)",
+                throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto")",
                                   detail: "buffer refill failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
             }
             pendingCount = step > 0 ? n / step : 0
             pendingIndex = 0
-            if pendingCount == 0 { return .timeout }
+            if pendingCount == 0 { try checkPresent(); return .timeout }
         }
         let start = UnsafeRawPointer(iio_buffer_start(buf)!)
         var written = 0
@@ -404,12 +410,23 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         return .samples(1)
     }
 
+    /// A local device whose driver was unbound (or that was unplugged) leaves libiio's refill timing
+    /// out rather than failing; its sysfs directory is gone, which is checked on every timeout.
+    private func checkPresent() throws(SensorError) {
+        guard let sysfsPath else { return }
+        if access(sysfsPath, F_OK) != 0 {
+            throw SensorError(.notFound, subject: "iio \(deviceSpec ?? "auto") (\(sysfsPath))",
+                              detail: "the device disappeared (driver unbound or device unplugged); restart the source when it is back")
+        }
+    }
+
     /// `(raw + offset) · scale` of one axis from its `_raw` attribute, allocation-free.
     private func polledValue(_ axis: Axis) throws(SensorError) -> Double {
         let n = iio_channel_attr_read(axis.channel, "raw", attrBuffer.baseAddress, attrBuffer.count)
         guard n > 0, let raw = IIOSysfsValues.number(cString: UnsafeBufferPointer(attrBuffer), length: Int(n)) else {
+            try checkPresent()
             let e = n < 0 ? Int32(-n) : EINVAL
-            throw SensorError(.io, subject: "iio \(deviceSpec) \(IIOContext.id(axis.channel))_raw",
+            throw SensorError(.io, subject: "iio \(deviceSpec ?? "auto") \(IIOContext.id(axis.channel))_raw",
                               detail: "read failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
         }
         return (raw + axis.offset) * axis.scale

@@ -1,14 +1,14 @@
 #!/bin/sh
 # Device fixtures inside the test VM (busybox). Writes /mnt/tmp/fixtures.env for the tests:
 #  - i2c-stub at 0x68 (MPU-6050 map, direct-I2C path), 0x69 (BMI160, bound to bmi160_i2c -> IIO),
-#    0x6a (MPU-6050 map with a wrong WHO_AM_I);
+#    0x6a (MPU-6050 map with a wrong WHO_AM_I), 0x6b (LSM6DSOX map), 0x0c (AK8963 map);
 #  - IIO triggers: hrtimer "edgemotion-hrt", sysfs "sysfstrig7";
 #  - gpio-sim chip labelled "edgemotion-sim" with line 3 named "imu-drdy".
 set -e
 modprobe configfs
 mount -t configfs none /sys/kernel/config
 modprobe i2c-dev
-modprobe i2c-stub chip_addr=0x68,0x69,0x6a
+modprobe i2c-stub chip_addr=0x0c,0x68,0x69,0x6a,0x6b
 BUS=""
 for a in /sys/bus/i2c/devices/i2c-*; do
   if grep -q 'SMBus stub' "$a/name"; then BUS=${a##*/i2c-}; fi
@@ -26,6 +26,8 @@ load_regs() {
 load_regs /etc/mpu6050-stub.regs
 load_regs /etc/bmi160-stub.regs
 load_regs /etc/wrong-whoami-stub.regs
+load_regs /etc/lsm6dsox-stub.regs
+load_regs /etc/ak8963-stub.regs
 modprobe bmi160_i2c
 echo bmi160 0x69 > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
 modprobe industrialio-configfs

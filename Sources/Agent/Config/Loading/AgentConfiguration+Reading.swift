@@ -1,6 +1,7 @@
 extension AgentConfiguration {
     /// Keys allowed at the top level of the file.
-    static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory"]
+    static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory",
+                       "outbox", "spool", "control", "process", "debug", "home_assistant", "activity", "recorder"]
 
     /// Reads the whole file from its root node (`nil` for an empty file), then runs the checks
     /// that involve several keys.
@@ -17,7 +18,17 @@ extension AgentConfiguration {
         fusion = FusionSettings(reading: reader.section(top?["fusion"], path: "fusion", keys: FusionSettings.keys), with: &reader)
         mqtt = MQTTSettings(reading: reader.section(top?["mqtt"], path: "mqtt", keys: MQTTSettings.keys), with: &reader)
         logging = LoggingSettings(reading: reader.section(top?["logging"], path: "logging", keys: LoggingSettings.keys), with: &reader)
+        activity = ActivitySettings(reading: reader.section(top?["activity"], path: "activity", keys: ActivitySettings.keys), with: &reader)
+        homeAssistant = HomeAssistantSettings(reading: reader.section(top?["home_assistant"], path: "home_assistant", keys: HomeAssistantSettings.keys), with: &reader)
+        recorder = RecorderSettings(reading: reader.section(top?["recorder"], path: "recorder", keys: RecorderSettings.keys), with: &reader)
         stateDirectory = reader.string(top, "state_directory", default: AgentConfiguration.defaultStateDirectory)
+        outbox = OutboxConfiguration(reading: reader.section(top?["outbox"], path: "outbox", keys: OutboxConfiguration.keys), with: &reader)
+        spool = SpoolConfiguration(reading: reader.section(top?["spool"], path: "spool", keys: SpoolConfiguration.keys), with: &reader)
+        control = ControlSettings(reading: reader.section(top?["control"], path: "control", keys: ControlSettings.keys), with: &reader)
+        process = ProcessSettings(reading: reader.section(top?["process"], path: "process", keys: ProcessSettings.keys), with: &reader)
+        debug = DebugSettings(reading: reader.section(top?["debug"], path: "debug", keys: DebugSettings.keys), with: &reader)
         checkCombinations(with: &reader)
+        checkHomeAssistant(with: &reader)
+        checkRecorder(with: &reader)
     }
 }

@@ -1,5 +1,6 @@
 extension MQTTSettings {
-    static let keys = ["broker", "client_id", "keepalive", "topic_prefix", "username", "password", "password_file", "tls", "protocol"]
+    static let keys = ["broker", "client_id", "keepalive", "topic_prefix", "username", "password", "password_file", "tls", "protocol",
+                       "fallback_brokers", "failover_after_s"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -23,6 +24,9 @@ extension MQTTSettings {
             tls = TLSSettings(reading: t, with: &reader)
         }
         self.protocol = reader.choice(section, "protocol", default: self.protocol, oneOf: MQTTSettings.protocols)
+        fallbackBrokers = reader.stringList(section, "fallback_brokers", MQTTSettings.problem(withBroker:))
+        failoverAfterSeconds = reader.double(section, "failover_after_s", default: failoverAfterSeconds, unit: "s",
+                                             allowed: "1 ≤ failover_after_s ≤ 3600") { $0 >= 1 && $0 <= 3600 }
     }
 
     /// Why `url` is not a usable broker URL, or `nil`.

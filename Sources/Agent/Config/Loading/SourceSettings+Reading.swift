@@ -1,3 +1,4 @@
+import Sensors
 extension SourceSettings {
     static let keys = ["type", "rate", "simulator", "replay", "iio", "i2c", "data_ready"]
 
@@ -23,7 +24,12 @@ extension SimulatorSettings {
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
-        scenario = reader.choice(section, "scenario", default: scenario, oneOf: SimulatorSettings.scenarios)
+        // One scenario, or a timeline of them: `walking:60,running:60,stationary` (seconds per segment).
+        scenario = reader.string(section, "scenario", default: scenario) { text in
+            SimulationScenario(named: text) == nil
+                ? "'\(text)' is not a scenario; use one of \(SimulatorSettings.scenarios.joined(separator: ", ")), or a timeline such as walking:60,running:60,stationary"
+                : nil
+        }
         seed = reader.unsigned(section, "seed", default: seed)
         realTime = reader.bool(section, "real_time", default: realTime)
         magnetometer = reader.bool(section, "magnetometer", default: magnetometer)

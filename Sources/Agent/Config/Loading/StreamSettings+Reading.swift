@@ -1,5 +1,5 @@
 extension StreamSettingsSet {
-    static let keys = ["accelerometer", "gyroscope", "magnetometer", "motion"]
+    static let keys = ["accelerometer", "gyroscope", "magnetometer", "motion", "latest_interval_s"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -11,11 +11,13 @@ extension StreamSettingsSet {
         gyroscope = read("gyroscope", gyroscope, &reader)
         magnetometer = read("magnetometer", magnetometer, &reader)
         motion = read("motion", motion, &reader)
+        latestInterval = reader.double(section, "latest_interval_s", default: latestInterval, unit: " s",
+                                       allowed: "0 (off) or 0.1 ≤ latest_interval_s ≤ 3600") { $0 == 0 || ($0 >= 0.1 && $0 <= 3600) }
     }
 }
 
 extension StreamSettings {
-    static let keys = ["enabled", "rate", "publish_rate", "qos", "retain"]
+    static let keys = ["enabled", "rate", "publish_rate", "qos", "retain", "format"]
 
     init(reading section: ConfigSection?, defaults: StreamSettings, with reader: inout ConfigReader) {
         self = defaults
@@ -28,5 +30,6 @@ extension StreamSettings {
         }
         qos = reader.integer(section, "qos", default: qos, allowed: "0, 1 or 2") { (0...2).contains($0) }
         retain = reader.bool(section, "retain", default: retain)
+        format = reader.choice(section, "format", default: format)
     }
 }

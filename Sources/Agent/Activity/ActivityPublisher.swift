@@ -1,0 +1,124 @@
+import Dispatch
+import EdgeMotion
+import Logging
+import Messaging
+import MotionCore
+import Synchronization
+
+/// Publishes what the activity engine detects, through the library's own managers (the agent
+/// is one client of `MotionActivityManager` and `PedometerManager`, not a second pipeline):
+///
+/// - `<prefix>/activity` (QoS 1, retained): the current activity, on change only;
+/// - `<prefix>/events/activity` (QoS 1, spooled until acknowledged): every change, with a
+///   per-run `seq`, never dropped, so a persistent-session subscriber sees each exactly once;
+/// - `<prefix>/pedometer` (QoS 1): steps, distance, cadence, pace since the agent started,
+///   every `activity.pedometer_interval_s` while they change;
+/// - `<prefix>/pedometer/events` (QoS 1, spooled): walking paused / resumed.
+///
+/// History (SQLite in the state directory) is written by the engine; `HistoryQueryResponder`
+/// answers queries from the same store.
+final class ActivityPublisher: Sendable {
+    let store: ActivityHistoryStore
+    private let activityManager: MotionActivityManager
+    private let pedometerManager: PedometerManager
+    private let outbox: Outbox
+    private let activityTopic: String
+    private let activityEventsTopic: String
+    private let pedometerTopic: String
+    private let pedometerEventsTopic: String
+    private let interval: Double
+    private let queue = DispatchQueue(label: "edgemotion.activity-publisher")
+    private let log = Logger(label: "activity")
+    private let state = Mutex<(seq: UInt64, lastPedometer: Double)>((0, 0))
+
+    init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, prefix: String) throws {
+        store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
+        var activity = ActivityConfiguration()
+        activity.minimumDwell = settings.minimumDwell
+        activity.vehicleStopTimeout = settings.vehicleStopTimeout
+        var pedometer = PedometerConfiguration()
+        pedometer.strideLength = settings.strideLength
+        pedometer.height = settings.height
+        // The service's one activity engine keeps its history in the SQLite store; the managers
+        // below (and any library client of the same service) share it.
+        service.useActivityHistory(store, activity: activity, pedometer: pedometer)
+        activityManager = MotionActivityManager(service: service)
+        pedometerManager = PedometerManager(service: service)
+        self.outbox = outbox
+        activityTopic = prefix + "/activity"
+        activityEventsTopic = prefix + "/events/activity"
+        pedometerTopic = prefix + "/pedometer"
+        pedometerEventsTopic = prefix + "/pedometer/events"
+        interval = settings.pedometerInterval
+    }
+
+    /// Starts detection and publishing (the engine joins the running pipeline as a consumer).
+    func start() {
+        let startUTC = Double(MonotonicClock.realtimeNanos()) * 1e-9
+        activityManager.startActivityUpdates(to: queue) { [self] activity in
+            guard let activity else { return }
+            publish(activity)
+        }
+        pedometerManager.startUpdates(from: startUTC, to: queue) { [self] data, error in
+            if let error {
+                log.warning("pedometer unavailable", ["error": "\(error)"])
+                return
+            }
+            guard let data else { return }
+            let due = state.withLock { s -> Bool in
+                guard data.endDate - s.lastPedometer >= interval else { return false }
+                s.lastPedometer = data.endDate
+                return true
+            }
+            if due { publish(data) }
+        }
+        pedometerManager.startEventUpdates(to: queue) { [self] event, _ in
+            guard let event else { return }
+            var w = JSONWriter(capacity: 128)
+            w.beginObject()
+            w.field("event", event.kind.name)
+            w.field("time_utc", event.date, fractionDigits: 3)
+            w.endObject()
+            outbox.enqueueEvent(topic: pedometerEventsTopic, payload: w.buffer)
+        }
+    }
+
+    func stop() {
+        activityManager.stopActivityUpdates()
+        pedometerManager.stopUpdates()
+        pedometerManager.stopEventUpdates()
+    }
+
+    private func publish(_ activity: MotionActivity) {
+        let seq = state.withLock { s -> UInt64 in defer { s.seq += 1 }; return s.seq }
+        var w = JSONWriter(capacity: 512)
+        ActivityPayload.write(activity, startUTC: activity.startDate, into: &w)
+        outbox.enqueueState(topic: activityTopic, payload: w.buffer, qos: 1, retain: true)
+        // The event copy carries a sequence number for de-duplication.
+        var e = JSONWriter(capacity: 512)
+        e.beginObject()
+        e.field("seq", seq)
+        e.key("activity")
+        ActivityPayload.write(activity, startUTC: activity.startDate, into: &e)
+        e.endObject()
+        outbox.enqueueEvent(topic: activityEventsTopic, payload: e.buffer)
+        log.info("activity changed", ["activity": activity.flagNames, "confidence": activity.confidence.name,
+                                      "previous_duration_s": "\(Int(activity.previousDuration))"])
+    }
+
+    private func publish(_ p: PedometerData) {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.field("start_utc", p.startDate, fractionDigits: 3)
+        w.field("end_utc", p.endDate, fractionDigits: 3)
+        w.field("steps", p.numberOfSteps)
+        w.field("distance_m", p.distance, fractionDigits: 2)
+        w.field("cadence_steps_per_s", p.currentCadence, fractionDigits: 3)
+        w.field("pace_s_per_m", p.currentPace, fractionDigits: 3)
+        w.field("average_active_pace_s_per_m", p.averageActivePace, fractionDigits: 3)
+        if let up = p.floorsAscended { w.field("floors_ascended", up) }
+        if let down = p.floorsDescended { w.field("floors_descended", down) }
+        w.endObject()
+        outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: false)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A history request received on `<prefix>/query/activity` or `<prefix>/query/pedometer`:
+///
+/// ```json
+/// {"from":"2026-11-30T08:00:00Z","to":"2026-11-30T09:00:00Z","page":0,"page_size":100,
+///  "id":"dashboard-1","reply_to":"clients/dashboard-1/replies"}
+/// ```
+/// `from`/`to` are ISO 8601 UTC strings or Unix seconds; `to` defaults to now, `from` is
+/// required. `reply_to` is for MQTT 3.1.1 clients (MQTT 5 clients set the response-topic and
+/// correlation-data properties instead); `id` is echoed back.
+struct HistoryQuery: Equatable {
+    enum Kind: String { case activity, pedometer }
+
+    var kind: Kind
+    var from: Double
+    var to: Double
+    var page: Int
+    var pageSize: Int
+    var id: String?
+    var replyTo: String?
+
+    static let maximumPageSize = 1000
+    /// The largest range answered in one query (the history keeps 7 days by default).
+    static let maximumRange: Double = 31 * 86_400
+
+    /// Why a request was refused: the field and what is wrong, for the error reply.
+    struct Problem: Error, Equatable {
+        var field: String
+        var message: String
+    }
+
+    static func parse(kind: Kind, payload: [UInt8], now: Double) -> Result<HistoryQuery, Problem> {
+        guard !payload.isEmpty else {
+            return .failure(Problem(field: "payload", message: "empty request; send a JSON object such as {\"from\":\"2026-11-30T08:00:00Z\"}"))
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+            return .failure(Problem(field: "payload", message: "not a JSON object; send e.g. {\"from\":\"2026-11-30T08:00:00Z\",\"to\":\"2026-11-30T09:00:00Z\"}"))
+        }
+        let known: Set<String> = ["from", "to", "page", "page_size", "id", "reply_to"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(Problem(field: unknown, message: "unknown field; allowed: \(known.sorted().joined(separator: ", "))"))
+        }
+        var q = HistoryQuery(kind: kind, from: 0, to: now, page: 0, pageSize: 100, id: nil, replyTo: nil)
+        if let id = object["id"] {
+            guard let s = id as? String else { return .failure(Problem(field: "id", message: "expected a string")) }
+            q.id = s
+        }
+        if let r = object["reply_to"] {
+            guard let s = r as? String, !s.isEmpty, !s.contains("+"), !s.contains("#") else {
+                return .failure(Problem(field: "reply_to", message: "expected a topic name without wildcards"))
+            }
+            q.replyTo = s
+        }
+        guard let fromValue = object["from"] else {
+            return .failure(Problem(field: "from", message: "required: an ISO 8601 UTC time or Unix seconds"))
+        }
+        guard let from = time(fromValue) else {
+            return .failure(Problem(field: "from", message: "'\(fromValue)' is not an ISO 8601 UTC time (2026-11-30T08:00:00Z) or Unix seconds"))
+        }
+        q.from = from
+        if let toValue = object["to"] {
+            guard let to = time(toValue) else {
+                return .failure(Problem(field: "to", message: "'\(toValue)' is not an ISO 8601 UTC time or Unix seconds"))
+            }
+            q.to = to
+        }
+        guard q.from < q.to else {
+            return .failure(Problem(field: "to", message: "must be after 'from'"))
+        }
+        guard q.to - q.from <= maximumRange else {
+            return .failure(Problem(field: "to", message: "range longer than 31 days; ask in several queries"))
+        }
+        if let p = object["page"] {
+            guard let n = p as? Int, n >= 0 else { return .failure(Problem(field: "page", message: "expected an integer ≥ 0")) }
+            q.page = n
+        }
+        if let s = object["page_size"] {
+            guard let n = s as? Int, (1...maximumPageSize).contains(n) else {
+                return .failure(Problem(field: "page_size", message: "expected an integer from 1 to \(maximumPageSize)"))
+            }
+            q.pageSize = n
+        }
+        return .success(q)
+    }
+
+    private static func time(_ value: Any) -> Double? {
+        if type(of: value) == Bool.self { return nil }
+        if let n = value as? NSNumber {
+            let d = n.doubleValue
+            return d.isFinite && d >= 0 ? d : nil
+        }
+        guard let s = value as? String else { return nil }
+        let f = ISO8601DateFormatter()
+        if let d = f.date(from: s) { return d.timeIntervalSince1970 }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: s)?.timeIntervalSince1970
+    }
+}

@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+import Sensors
+
+/// `edgemotion calibrate gyro|accel|mag`: computes a sensor calibration from a recording and
+/// stores it in the calibration file (other parts of an existing file are kept).
+struct CalibrateCommand: Command {
+    let name = "calibrate"
+    let summary = "calibrate gyro bias, accelerometer (six faces) or magnetometer (ellipsoid) from a recording"
+    let usage = """
+        usage: edgemotion calibrate gyro|accel|mag --input RECORDING.csv[.gz] [--file CALIBRATION] [--sensor ID]
+                                                   [--seconds N] [--dry-run] [--replace]
+
+          gyro    keep the device still for 10–30 s: the mean rate is the bias
+          accel   rest the device on each of its six faces for 5 s (any order)
+          mag     turn the device slowly through every orientation for 30–60 s, away from metal;
+                  prints the field strength, direction coverage, residual and a verdict (good/fair/poor)
+
+          --input FILE   recording in the shared CSV schema (t_s, gx,gy,gz rad/s, ax,ay,az m/s², mx,my,mz µT)
+          --file FILE    calibration file to update (default: edgemotion-calibration.txt)
+          --sensor ID    sensor identity stored in the file and checked when it is loaded (default: replay)
+          --seconds N    use only the first N seconds of the recording (e.g. its still start)
+          --dry-run      print the result, write nothing
+          --replace      start a new file even if the existing one is damaged or belongs to another sensor
+
+        A poor magnetometer fit is not written. The file is versioned and checksummed; a damaged or
+        mismatched file is reported and ignored as a whole, never half-applied.
+        """
+
+    func run(arguments: [String]) -> Int32 {
+        guard let kind = arguments.first, ["gyro", "accel", "mag"].contains(kind) else {
+            printError("edgemotion calibrate: say what to calibrate: gyro, accel or mag. Run 'edgemotion calibrate --help'.")
+            return 64
+        }
+        var input: String?
+        var file = "edgemotion-calibration.txt"
+        var sensor = "replay"
+        var dryRun = false, replace = false
+        var seconds = Double.infinity
+        var i = 1
+        while i < arguments.count {
+            let a = arguments[i]
+            func value() -> String? { i += 1; return i < arguments.count ? arguments[i] : nil }
+            switch a {
+            case "--input": input = value()
+            case "--file": file = value() ?? file
+            case "--sensor": sensor = value() ?? sensor
+            case "--seconds":
+                guard let s = Double(value() ?? ""), s > 0 else {
+                    printError("edgemotion calibrate: --seconds needs a positive number.")
+                    return 64
+                }
+                seconds = s
+            case "--dry-run": dryRun = true
+            case "--replace": replace = true
+            default:
+                printError("edgemotion calibrate: unknown option '\(a)'. Run 'edgemotion calibrate --help'.")
+                return 64
+            }
+            i += 1
+        }
+        guard let input else {
+            printError("edgemotion calibrate: --input RECORDING is required (live calibration runs through the agent).")
+            return 64
+        }
+        var recording: FusionRecording
+        do { recording = try FusionRecording(path: input) } catch {
+            printError("edgemotion calibrate: \(error)")
+            return 66
+        }
+        if seconds.isFinite { recording.keepFirst(seconds: seconds) }
+
+        // The existing file, if any, must be intact to be updated.
+        var calibration = SensorCalibration.none
+        if let text = readTextFile(file) {
+            do { calibration = try CalibrationFile.decode(text, expectedSensor: sensor, source: file) } catch {
+                if !replace {
+                    printError("edgemotion calibrate: \(error). Use --replace to start a new file.")
+                    return 65
+                }
+            }
+        }
+
+        switch kind {
+        case "gyro":
+            var c = GyroscopeCalibrator()
+            for k in 0..<recording.count { c.add(gyroscope: recording.gyroscope[k], accelerometer: recording.accelerometer[k]) }
+            do {
+                let r = try c.fit()
+                let deg = 180 / Double.pi
+                print("gyro bias: \(fmt(r.bias.x * deg)) \(fmt(r.bias.y * deg)) \(fmt(r.bias.z * deg)) °/s  (noise \(fmt(r.noise * deg)) °/s, \(r.samples) samples)")
+                calibration.gyroBias = r.bias
+            } catch {
+                printError("edgemotion calibrate gyro: \(error)")
+                return 65
+            }
+        case "accel":
+            var c = AccelerometerCalibrator(samplePeriod: recording.samplePeriod)
+            var previous = recording.time[0] - recording.samplePeriod
+            for k in 0..<recording.count {
+                var dt = recording.time[k] - previous
+                if !(dt > 0 && dt < 10 * recording.samplePeriod) { dt = recording.samplePeriod }
+                previous = recording.time[k]
+                c.add(gyroscope: recording.gyroscope[k], accelerometer: recording.accelerometer[k], dt: dt)
+            }
+            do {
+                let r = try c.fit()
+                print("accelerometer offset: \(fmt(r.offset.x)) \(fmt(r.offset.y)) \(fmt(r.offset.z)) m/s²; scale: \(fmt(r.scale.x)) \(fmt(r.scale.y)) \(fmt(r.scale.z))")
+                calibration.accelerometerOffset = r.offset
+                calibration.accelerometerScale = r.scale
+            } catch {
+                printError("edgemotion calibrate accel: \(error)")
+                return 65
+            }
+        default:
+            guard recording.hasMagnetometer else {
+                printError("edgemotion calibrate mag: \(input) has no mx,my,mz columns.")
+                return 65
+            }
+            var c = MagnetometerCalibrator()
+            for m in recording.magnetometer { c.add(m) }
+            do {
+                let r = try c.fit()
+                print("magnetometer offset: \(fmt(r.offset.x)) \(fmt(r.offset.y)) \(fmt(r.offset.z)) µT; field strength \(fmt(r.fieldStrength)) µT")
+                print("coverage \(Int((r.coverage * 100).rounded())) %, residual \(fmt(r.residual * 100)) %, verdict: \(r.verdict.rawValue); advice: \(r.advice)")
+                guard r.verdict != .poor else {
+                    printError("edgemotion calibrate mag: the fit is poor and was not stored; \(r.advice)")
+                    return 65
+                }
+                calibration.magnetometerOffset = r.offset
+                calibration.magnetometerSoftIron = r.softIron
+                calibration.magnetometerFieldStrength = r.fieldStrength
+            } catch {
+                printError("edgemotion calibrate mag: \(error)")
+                return 65
+            }
+        }
+        if dryRun { return 0 }
+        let text = CalibrationFile.encode(calibration, sensor: sensor)
+        guard writeTextFileAtomically(text, to: file) else {
+            printError("edgemotion calibrate: cannot write \(file): \(String(cString: strerror(errno))); check the directory exists and is writable")
+            return 73
+        }
+        print("wrote \(file)")
+        return 0
+    }
+
+    private func fmt(_ v: Double) -> String {
+        let r = (v * 10000).rounded() / 10000
+        return "\(r)"
+    }
+}
+
+/// Reads a whole text file; `nil` when it does not exist or cannot be read.
+func readTextFile(_ path: String) -> String? {
+    guard let f = fopen(path, "r") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Writes to `path.tmp` and renames it over `path`, so readers never see half a file.
+func writeTextFileAtomically(_ text: String, to path: String) -> Bool {
+    let tmp = path + ".tmp"
+    guard let f = fopen(tmp, "w") else { return false }
+    let count = text.utf8.count
+    let written = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, count, f) }
+    let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
+    fclose(f)
+    guard written == count, flushed else { unlink(tmp); return false }
+    return rename(tmp, path) == 0
+}

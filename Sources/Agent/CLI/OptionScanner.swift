@@ -1,0 +1,121 @@
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads `--option value` pairs, flags and positional arguments for the recording commands,
+/// reporting problems in the `edgemotion <command>: …` form.
+struct OptionScanner {
+    let command: String
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    /// Parses `arguments`; `valued` options take a value, `flagNames` do not. Returns `nil`
+    /// after printing the problem and `usage`.
+    init?(command: String, arguments: [String], valued: [String], flagNames: [String] = [], usage: String) {
+        self.command = command
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if valued.contains(a) {
+                guard i + 1 < arguments.count else {
+                    printError("edgemotion \(command): \(a) needs a value")
+                    return nil
+                }
+                values[a] = arguments[i + 1]
+                i += 2
+                continue
+            }
+            if flagNames.contains(a) {
+                flags.insert(a)
+            } else if a.hasPrefix("--") {
+                printError("edgemotion \(command): unknown option '\(a)'\n\n\(usage)")
+                return nil
+            } else {
+                positional.append(a)
+            }
+            i += 1
+        }
+    }
+
+    subscript(option: String) -> String? { values[option] }
+
+    /// The configuration from `--config` (or the defaults) with `--device-id`, `--broker` and
+    /// `--log-level` applied; prints the problem and returns `nil` on error.
+    func configuration() -> AgentConfiguration? {
+        var overrides = ConfigurationOverrides()
+        overrides.broker = values["--broker"]
+        overrides.deviceID = values["--device-id"]
+        if let level = values["--log-level"] {
+            guard let l = LogLevel(name: level) else {
+                printError("edgemotion \(command): --log-level: '\(level)' is not one of \(LogLevel.allCases.map(\.name).joined(separator: ", "))")
+                return nil
+            }
+            overrides.logLevel = l
+        }
+        do {
+            var c = try values["--config"].map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) } ?? .default
+            c = try c.applying(overrides: overrides)
+            return c
+        } catch {
+            printError("\(error)")
+            return nil
+        }
+    }
+
+    /// `90`, `90s`, `20m`, `2h`, `1.5h` → seconds; `nil` for anything else or ≤ 0.
+    static func duration(_ text: String) -> Double? {
+        var number = Substring(text)
+        var scale = 1.0
+        switch text.last {
+        case "s": number = number.dropLast()
+        case "m": number = number.dropLast(); scale = 60
+        case "h": number = number.dropLast(); scale = 3600
+        case "d": number = number.dropLast(); scale = 86_400
+        default: break
+        }
+        guard let v = Double(number), v > 0, v.isFinite else { return nil }
+        return v * scale
+    }
+
+    /// `2026-11-30T09:15:00Z` (also without `Z`, with a space, or date only; always UTC) or Unix
+    /// seconds → UTC ns since the epoch.
+    static func utcNanos(_ text: String) -> Int64? {
+        if let seconds = Double(text) { return Int64(seconds * 1e9) }
+        var s = text
+        if s.hasSuffix("Z") { s.removeLast() }
+        let parts = s.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard let date = parts.first else { return nil }
+        let d = date.split(separator: "-").compactMap { Int32($0) }
+        guard d.count == 3 else { return nil }
+        var clock: [Double] = [0, 0, 0]
+        if parts.count > 1 {
+            let c = parts[1].split(separator: ":").compactMap { Double($0) }
+            guard (1...3).contains(c.count) else { return nil }
+            for (i, v) in c.enumerated() { clock[i] = v }
+        }
+        var t = tm()
+        t.tm_year = d[0] - 1900
+        t.tm_mon = d[1] - 1
+        t.tm_mday = d[2]
+        t.tm_hour = Int32(clock[0])
+        t.tm_min = Int32(clock[1])
+        let whole = timegm(&t)
+        guard whole != -1 || (d[0] == 1969) else { return nil }
+        return Int64(whole) * 1_000_000_000 + Int64(clock[2] * 1e9)
+    }
+
+    /// `2026-11-30T09:15:00.123Z`.
+    static func isoUTC(_ nanos: Int64) -> String {
+        var t = time_t(nanos / 1_000_000_000)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(Int64(parts.tm_year) + 1900, 4))-\(pad(Int64(parts.tm_mon) + 1, 2))-\(pad(Int64(parts.tm_mday), 2))T"
+            + "\(pad(Int64(parts.tm_hour), 2)):\(pad(Int64(parts.tm_min), 2)):\(pad(Int64(parts.tm_sec), 2)).\(pad((nanos / 1_000_000) % 1000, 3))Z"
+    }
+}

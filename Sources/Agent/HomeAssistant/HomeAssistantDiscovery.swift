@@ -1,0 +1,160 @@
+import Messaging
+
+/// Builds the retained Home Assistant MQTT discovery documents for one agent
+/// (per-component discovery: `<discovery_prefix>/<component>/<node_id>/<object_id>/config`).
+///
+/// Every entity shares one `device` block (identifiers `edgemotion_<device_id>`), an `origin`
+/// block, and `availability` on our retained `<prefix>/status` (`online` / `offline`, which is
+/// also the MQTT last will). `unique_id` is `edgemotion_<device_id>_<object_id>`: stable across
+/// restarts as long as `device.id` (or the host name) stays the same.
+///
+/// State topics:
+/// - `<prefix>/summary` (this agent's throttled, deadbanded summary, ≤ 1 Hz): roll, pitch,
+///   heading (degrees) and moving.
+/// - `<prefix>/activity` (JSON field `activity`) and `<prefix>/pedometer` (JSON fields `steps`,
+///   `cadence_steps_per_s`): published by the activity feature; the entities read those field names.
+/// - `<prefix>/meta` (`source.rate_hz`) and `<prefix>/stats` (`ring_drops`, `source_gaps`,
+///   `mqtt_reconnects`): diagnostics.
+public struct HomeAssistantDiscovery: Sendable {
+    /// Core Motion's activity classes, in the order Home Assistant lists them.
+    public static let activityOptions = ["stationary", "walking", "running", "cycling", "automotive", "unknown"]
+
+    public let settings: HomeAssistantSettings
+    public let deviceID: String
+    public let topics: TopicLayout
+    /// `device.model`: what produces the samples (e.g. `simulator:walking`, `mpu6050`).
+    public let model: String
+    /// Whether `heading` is announced (a north-referenced frame with a magnetometer).
+    public let hasHeading: Bool
+
+    public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool) {
+        self.settings = settings
+        self.deviceID = deviceID
+        self.topics = topics
+        self.model = model
+        self.hasHeading = hasHeading
+    }
+
+    /// `<prefix>/summary`.
+    public var summaryTopic: String { topics.prefix + "/summary" }
+    /// `<discovery_prefix>/status`: Home Assistant's birth (`online`) and will (`offline`).
+    public var birthTopic: String { settings.discoveryPrefix + "/status" }
+    /// Discovery `node_id` level: the device id (already restricted to `[A-Za-z0-9_-]`).
+    public var nodeID: String { DeviceSettings.sanitize(deviceID) }
+
+    /// Every entity, in announcement order.
+    public var entities: [HomeAssistantEntity] {
+        var list: [HomeAssistantEntity] = []
+        list.append(entity("sensor", "activity", [
+            ("name", .string("Activity")),
+            ("state_topic", .string(topics.activity)),
+            ("value_template", .string("{{ value_json.activity }}")),
+            ("device_class", .string("enum")),
+            ("options", .array(Self.activityOptions.map { .string($0) })),
+            ("icon", .string("mdi:run")),
+        ]))
+        list.append(entity("binary_sensor", "moving", [
+            ("name", .string("Moving")),
+            ("state_topic", .string(summaryTopic)),
+            ("value_template", .string("{{ 'ON' if value_json.moving else 'OFF' }}")),
+            ("device_class", .string("moving")),
+        ] + expiry))
+        list.append(entity("sensor", "steps", [
+            ("name", .string("Steps")),
+            ("state_topic", .string(topics.pedometer)),
+            ("value_template", .string("{{ value_json.steps }}")),
+            ("unit_of_measurement", .string("steps")),
+            ("state_class", .string("total_increasing")),
+            ("icon", .string("mdi:shoe-print")),
+        ]))
+        list.append(entity("sensor", "cadence", [
+            ("name", .string("Cadence")),
+            ("state_topic", .string(topics.pedometer)),
+            ("value_template", .string("{{ value_json.cadence_steps_per_s }}")),
+            ("unit_of_measurement", .string("steps/s")),
+            ("state_class", .string("measurement")),
+            ("suggested_display_precision", .int(2)),
+            ("icon", .string("mdi:metronome")),
+        ]))
+        list.append(angle("roll", "Roll", "roll_deg", "mdi:horizontal-rotate-clockwise"))
+        list.append(angle("pitch", "Pitch", "pitch_deg", "mdi:rotate-right"))
+        if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass")) }
+        list.append(entity("sensor", "sample_rate", [
+            ("name", .string("Sample rate")),
+            ("state_topic", .string(topics.meta)),
+            ("value_template", .string("{{ value_json.source.rate_hz }}")),
+            ("device_class", .string("frequency")),
+            ("unit_of_measurement", .string("Hz")),
+            ("state_class", .string("measurement")),
+            ("entity_category", .string("diagnostic")),
+        ]))
+        list.append(entity("sensor", "dropped_samples", [
+            ("name", .string("Dropped samples")),
+            ("state_topic", .string(topics.stats)),
+            ("value_template", .string("{{ value_json.ring_drops + value_json.source_gaps }}")),
+            ("state_class", .string("total_increasing")),
+            ("entity_category", .string("diagnostic")),
+            ("icon", .string("mdi:alert-circle-outline")),
+        ]))
+        list.append(entity("sensor", "mqtt_reconnects", [
+            ("name", .string("MQTT reconnects")),
+            ("state_topic", .string(topics.stats)),
+            ("value_template", .string("{{ value_json.mqtt_reconnects }}")),
+            ("state_class", .string("total_increasing")),
+            ("entity_category", .string("diagnostic")),
+            ("icon", .string("mdi:lan-disconnect")),
+        ]))
+        return list
+    }
+
+    private var expiry: [(String, DiscoveryJSON)] {
+        settings.expireAfterSeconds > 0 ? [("expire_after", .int(settings.expireAfterSeconds))] : []
+    }
+
+    private func angle(_ id: String, _ name: String, _ field: String, _ icon: String) -> HomeAssistantEntity {
+        entity("sensor", id, [
+            ("name", .string(name)),
+            ("state_topic", .string(summaryTopic)),
+            ("value_template", .string("{{ value_json.\(field) }}")),
+            ("unit_of_measurement", .string("°")),
+            ("state_class", .string("measurement")),
+            ("suggested_display_precision", .int(1)),
+            ("icon", .string(icon)),
+        ] + expiry)
+    }
+
+    private func entity(_ component: String, _ objectID: String, _ fields: [(String, DiscoveryJSON)]) -> HomeAssistantEntity {
+        var pairs: [(String, DiscoveryJSON)] = [("unique_id", .string("edgemotion_\(nodeID)_\(objectID)"))]
+        pairs += fields
+        pairs += [
+            ("availability", .array([.object([
+                ("topic", .string(topics.status)),
+                ("payload_available", .string("online")),
+                ("payload_not_available", .string("offline")),
+            ])])),
+            ("qos", .int(1)),
+            ("device", device),
+            ("origin", origin),
+        ]
+        return HomeAssistantEntity(component: component, objectID: objectID,
+                                   configTopic: "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config",
+                                   config: .object(pairs))
+    }
+
+    private var device: DiscoveryJSON {
+        .object([
+            ("identifiers", .array([.string("edgemotion_\(nodeID)")])),
+            ("name", .string("EdgeMotion \(deviceID)")),
+            ("manufacturer", .string("EdgeMotion")),
+            ("model", .string(model)),
+            ("sw_version", .string(CommandLineTool.version)),
+        ])
+    }
+
+    private var origin: DiscoveryJSON {
+        .object([
+            ("name", .string("edgemotion")),
+            ("sw_version", .string(CommandLineTool.version)),
+        ])
+    }
+}

@@ -1,0 +1,102 @@
+/// A run-time command on `<topic_prefix>/cmd/stream` (Core Motion's start/stop and update
+/// intervals, over MQTT): enable or disable one stream and/or change its rates.
+///
+/// ```json
+/// {"id":"req-17","stream":"accelerometer","enabled":true,"rate":50,"publish_rate":5}
+/// ```
+/// `stream` is required; at least one of `enabled`, `rate`, `publish_rate` must be given; `id` is
+/// echoed in the reply. Unknown keys, wrong types and out-of-range values are errors (nothing is
+/// applied). Rate limits that depend on the running source are checked by `validate(…)`.
+struct StreamCommand: Equatable, Sendable {
+    /// Streams a command may name.
+    static let streams = ["accelerometer", "gyroscope", "magnetometer", "motion"]
+    static let keys = ["id", "stream", "enabled", "rate", "publish_rate"]
+    /// Largest payload parsed (bytes); larger ones are refused without parsing.
+    static let maximumPayloadBytes = 4096
+
+    var id: String?
+    var stream: String
+    var enabled: Bool?
+    /// Hz; 0 = the source rate.
+    var rate: Double?
+    /// Messages per second, Hz.
+    var publishRate: Double?
+
+    /// Why a command was refused; `message` goes into the reply's `error`.
+    struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        var id: String?
+        var message: String
+        var description: String { message }
+    }
+
+    /// Parses a payload. Never traps, whatever the bytes.
+    static func parse(_ payload: [UInt8]) -> Result<StreamCommand, Failure> {
+        guard payload.count <= maximumPayloadBytes else {
+            return .failure(Failure(message: "payload is \(payload.count) bytes; at most \(maximumPayloadBytes)"))
+        }
+        guard !payload.isEmpty else { return .failure(Failure(message: "empty payload; expected a JSON object like {\"stream\":\"accelerometer\",\"enabled\":false}")) }
+        let root: JSONValue
+        do throws(JSONValue.SyntaxError) {
+            root = try JSONValue.parse(payload)
+        } catch {
+            return .failure(Failure(message: "\(error); expected an object like {\"stream\":\"accelerometer\",\"rate\":50}"))
+        }
+        guard case .object(let members) = root else {
+            return .failure(Failure(message: "expected a JSON object, found \(root.kindName)"))
+        }
+        var dict: [String: JSONValue] = [:]
+        for (k, v) in members {
+            guard dict[k] == nil else { return .failure(Failure(message: "key '\(k)' appears twice")) }
+            dict[k] = v
+        }
+        var id: String?
+        if let raw = dict["id"] {
+            guard case .string(let s) = raw, s.utf8.count <= 128 else {
+                return .failure(Failure(message: "id must be a text of at most 128 bytes"))
+            }
+            id = s
+        }
+        func fail(_ m: String) -> Result<StreamCommand, Failure> { .failure(Failure(id: id, message: m)) }
+        for key in dict.keys.sorted() where !keys.contains(key) {
+            return fail("unknown key '\(key)'; allowed: \(keys.joined(separator: ", "))")
+        }
+        guard let streamValue = dict["stream"] else { return fail("'stream' is required: one of \(streams.joined(separator: ", "))") }
+        guard case .string(let stream) = streamValue, streams.contains(stream) else {
+            return fail("'stream' must be one of \(streams.joined(separator: ", "))")
+        }
+        var command = StreamCommand(id: id, stream: stream)
+        if let raw = dict["enabled"] {
+            guard case .bool(let b) = raw else { return fail("'enabled' must be true or false") }
+            command.enabled = b
+        }
+        if let raw = dict["rate"] {
+            guard case .number(let r) = raw, r.isFinite, r >= 0, r <= 10_000 else { return fail("'rate' must be a number of Hz, 0 … 10000 (0 = the source rate)") }
+            command.rate = r
+        }
+        if let raw = dict["publish_rate"] {
+            guard case .number(let r) = raw, r.isFinite, r > 0, r <= 1000 else { return fail("'publish_rate' must be a number of Hz, 0 < publish_rate ≤ 1000") }
+            command.publishRate = r
+        }
+        if command.enabled == nil && command.rate == nil && command.publishRate == nil {
+            return fail("nothing to change: give 'enabled', 'rate' and/or 'publish_rate'")
+        }
+        return .success(command)
+    }
+
+    /// The stream settings after applying this command to `current`, checked against the source
+    /// rate (Hz), or the reason it cannot apply.
+    func applied(to current: StreamSettings, sourceRate: Double) -> Result<StreamSettings, Failure> {
+        var s = current
+        if let enabled { s.enabled = enabled }
+        if let rate { s.rate = rate }
+        if let publishRate { s.publishRate = publishRate }
+        if s.rate > sourceRate {
+            return .failure(Failure(id: id, message: "rate \(s.rate) Hz is above the source rate \(sourceRate) Hz; use at most the source rate, or 0 to follow it"))
+        }
+        let effective = s.effectiveRate(sourceRate: sourceRate)
+        if s.enabled, s.publishRate > effective {
+            return .failure(Failure(id: id, message: "publish_rate \(s.publishRate) Hz is above the stream's rate \(effective) Hz"))
+        }
+        return .success(s)
+    }
+}

@@ -1,0 +1,59 @@
+import EdgeMotion
+import Logging
+import MotionCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What fusion needs from outside the samples: the magnetic declination at the configured
+/// location (World Magnetic Model 2025) and the sensor calibration file.
+enum FusionSetup {
+    /// Declination in radians (east positive) at `fusion.latitude/longitude/altitude_m` today, or
+    /// `nil` without a location (then true north is not available, as in Core Motion).
+    static func declination(_ f: FusionSettings, now: Double = Double(MonotonicClock.realtimeNanos()) * 1e-9) -> Double? {
+        guard let lat = f.latitude, let lon = f.longitude else { return nil }
+        let decimalYear = 1970 + now / 31_556_952
+        let field = WorldMagneticModel.wmm2025.field(latitude: lat, longitude: lon,
+                                                      altitude: (f.altitudeMeters ?? 0) / 1000, decimalYear: decimalYear)
+        return field.declination.radians
+    }
+
+    /// Where the calibration file is: `fusion.calibration_file`, else the state directory's.
+    static func calibrationPath(_ c: AgentConfiguration) -> String {
+        c.fusion.calibrationFile ?? c.stateDirectory + "/edgemotion-calibration.txt"
+    }
+
+    /// The calibration to apply: the file's, or none when it is absent. A damaged or foreign file
+    /// is reported and ignored as a whole — never half-applied.
+    static func calibration(_ c: AgentConfiguration, log: Logger) -> (SensorCalibration, String) {
+        let path = calibrationPath(c)
+        guard let text = readText(path) else {
+            log.info("no calibration file; fusion uses raw readings and learns the gyro bias online", ["file": path])
+            return (.none, "none")
+        }
+        do {
+            let calibration = try CalibrationFile.decode(text, source: path)
+            log.notice("calibration loaded", ["file": path])
+            return (calibration, "loaded")
+        } catch {
+            log.error("calibration file rejected; running uncalibrated", ["file": path, "error": "\(error)",
+                      "hint": "re-run 'edgemotion calibrate … --replace --file \(path)'"])
+            return (.none, "rejected")
+        }
+    }
+
+    private static func readText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,79 @@
+import Logging
+import MotionCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Core Motion's `CMSensorRecorder`, file-backed: a `PipelineOutput` that writes the raw
+/// samples of one stream (with every sensor they carry) to rotating recording files in a
+/// `RecordingStore`, keeping it within its `RecordingLimits`.
+///
+/// Runs on the processing thread. Per sample it only appends to a preallocated block; once per
+/// block (≤ 200 samples) it does one `write`. Rotation (close, `fdatasync`, retention, create)
+/// happens at most once per file. A write error (disk full, directory removed) stops recording
+/// with one log line; the pipeline keeps running.
+public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
+    public let store: RecordingStore
+    /// The stream whose batches are recorded (normally the accelerometer stream at the source rate).
+    public let stream: SensorStream
+    private let makeHeader: @Sendable (_ createdUTCNanos: Int64) -> RecordingHeader
+    private let clock: WallClockMapping
+    private let log = Logger(label: "recorder")
+    private var writer: RecordingWriter?
+    private var openedNanos: UInt64 = 0
+    private var failed = false
+    private let counters = Mutex<(samples: UInt64, files: Int, error: String?)>((0, 0, nil))
+
+    /// - Parameter header: builds a file's header given its creation time (UTC ns).
+    public init(store: RecordingStore, stream: SensorStream = .accelerometer, clock: WallClockMapping,
+                header: @escaping @Sendable (_ createdUTCNanos: Int64) -> RecordingHeader) {
+        self.store = store
+        self.stream = stream
+        self.clock = clock
+        self.makeHeader = header
+    }
+
+    /// Samples recorded, files created, and the error that stopped recording, if any.
+    public var status: (samples: UInt64, files: Int, error: String?) { counters.withLock { $0 } }
+
+    public func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
+        guard stream == self.stream, !failed, !samples.isEmpty else { return }
+        do {
+            let now = MonotonicClock.nowNanos()
+            if let w = writer, w.bytesWritten >= store.limits.maximumFileBytes
+                || Double(now &- openedNanos) * 1e-9 >= store.limits.maximumFileSeconds {
+                try w.close()
+                writer = nil
+            }
+            if writer == nil {
+                try store.prepare()
+                let utc = MonotonicClock.realtimeNanos()
+                let path = store.newFilePath(utcNanos: Int64(bitPattern: utc))
+                writer = try RecordingWriter(path: path, header: makeHeader(Int64(bitPattern: utc)))
+                openedNanos = now
+                counters.withLock { $0.files += 1 }
+                let removed = store.enforceLimits(nowUTCNanos: Int64(bitPattern: utc), keeping: path)
+                log.info("recording to a new file", ["file": path, "removed_old_files": "\(removed.count)"])
+            }
+            for i in samples.indices { try writer!.append(samples[i]) }
+            counters.withLock { $0.samples &+= UInt64(samples.count) }
+        } catch {
+            failed = true
+            counters.withLock { $0.error = error.description }
+            log.error("recording stopped", ["error": error.description])
+            try? writer?.close()
+            writer = nil
+        }
+    }
+
+    public func pipeline(didEnd reason: PipelineEnd) {
+        do {
+            try writer?.close()
+        } catch {
+            counters.withLock { $0.error = error.description }
+            log.error("closing the recording failed", ["error": error.description])
+        }
+        writer = nil
+    }
+}

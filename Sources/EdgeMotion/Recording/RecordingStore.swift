@@ -1,0 +1,134 @@
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One recording file in a store, as `edgemotion recordings list` shows it.
+public struct RecordingFileInfo: Sendable {
+    public var path: String
+    public var name: String
+    public var bytes: Int
+    /// UTC ns of the first and last intact sample (`nil` for an empty file).
+    public var firstUTCNanos: Int64?
+    public var lastUTCNanos: Int64?
+    public var samples: Int
+    public var rateHz: Double?
+    public var tornTail: Bool
+    /// Last modification, UTC ns (for age-based removal of unreadable files).
+    public var modifiedUTCNanos: Int64
+}
+
+/// The recordings directory (`<state_directory>/recordings` by default): names new files,
+/// lists them oldest first and enforces `RecordingLimits`.
+///
+/// Files are named `rec-<UTC yyyymmddThhmmssZ>-<µs>.emr`, so name order is time order.
+public struct RecordingStore: Sendable {
+    public let directory: String
+    public let limits: RecordingLimits
+
+    public init(directory: String, limits: RecordingLimits = RecordingLimits()) {
+        self.directory = directory
+        self.limits = limits
+    }
+
+    /// Creates the directory (and missing parents) if needed.
+    public func prepare() throws(RecordingError) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o750) != 0 && errno != EEXIST {
+                throw RecordingError.system(path, "create the recordings directory")
+            }
+        }
+    }
+
+    /// A new file path for a recording starting at `utcNanos`.
+    /// Never an existing file: the time is advanced by 1 µs until the name is free.
+    public func newFilePath(utcNanos: Int64) -> String {
+        var t = utcNanos
+        while true {
+            let path = directory + "/" + Self.fileName(utcNanos: t)
+            if access(path, F_OK) != 0 { return path }
+            t += 1000
+        }
+    }
+
+    static func fileName(utcNanos: Int64) -> String {
+        var t = time_t(utcNanos / 1_000_000_000)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let micros = String((utcNanos / 1000) % 1_000_000)
+        let msText = String(repeating: "0", count: 6 - micros.count) + micros
+        return "rec-\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z-\(msText).\(RecordingFormat.fileExtension)"
+    }
+
+    /// Recording file paths, oldest first.
+    public func files() -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix("rec-"), name.hasSuffix("." + RecordingFormat.fileExtension) { names.append(name) }
+        }
+        return names.sorted().map { directory + "/" + $0 }
+    }
+
+    /// Reads every file's summary, oldest first (a damaged file is listed with `tornTail`).
+    public func list() -> [RecordingFileInfo] {
+        files().map(Self.info)
+    }
+
+    /// Summary of one file (reads it through).
+    public static func info(path: String) -> RecordingFileInfo {
+        var st = stat()
+        _ = stat(path, &st)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var info = RecordingFileInfo(path: path, name: name, bytes: Int(st.st_size), samples: 0, tornTail: false,
+                                     modifiedUTCNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        guard let reader = try? RecordingFileReader(path: path) else {
+            info.tornTail = true
+            return info
+        }
+        let offset = reader.header.utcOffsetNanos
+        info.rateHz = reader.header.rateHz
+        var first: UInt64?
+        var last: UInt64 = 0
+        while let s = reader.next() {
+            if first == nil { first = s.timestampNanos }
+            last = s.timestampNanos
+            info.samples += 1
+        }
+        if let first {
+            info.firstUTCNanos = Int64(bitPattern: first) &+ offset
+            info.lastUTCNanos = Int64(bitPattern: last) &+ offset
+        }
+        info.tornTail = reader.tornTail
+        return info
+    }
+
+    /// Removes the oldest files until the total size and age limits hold; never removes
+    /// `keeping` (the file being written). Returns the removed paths.
+    @discardableResult
+    public func enforceLimits(nowUTCNanos: Int64, keeping: String? = nil) -> [String] {
+        var entries: [(path: String, bytes: Int, modified: Int64)] = files().map { path in
+            var st = stat()
+            _ = stat(path, &st)
+            return (path, Int(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        }
+        var total = entries.reduce(0) { $0 + $1.bytes }
+        var removed: [String] = []
+        let maxAgeNanos = Int64(limits.maximumAgeSeconds * 1e9)
+        while let oldest = entries.first, oldest.path != keeping {
+            let tooOld = limits.maximumAgeSeconds > 0 && nowUTCNanos - oldest.modified > maxAgeNanos
+            guard total > limits.maximumTotalBytes || tooOld else { break }
+            if unlink(oldest.path) == 0 || errno == ENOENT { removed.append(oldest.path) }
+            total -= oldest.bytes
+            entries.removeFirst()
+        }
+        return removed
+    }
+}

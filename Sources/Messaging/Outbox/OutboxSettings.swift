@@ -1,0 +1,27 @@
+/// Bounds and persistence of an `Outbox`.
+public struct OutboxSettings: Sendable, Equatable {
+    /// Memory for queued stream batches (payload + topic bytes); the oldest is dropped beyond it.
+    public var maximumStreamBytes: Int
+    /// Stream batches older than this (ms) are dropped instead of sent (stale data after an outage).
+    public var maximumStreamAgeMilliseconds: Int
+    /// Messages handed to libmosquitto and not yet confirmed (QoS 0: written; QoS 1: PUBACK), at most.
+    /// Keeps libmosquitto's own (unbounded) queues short. Keep it ≤ 20 (libmosquitto's default
+    /// in-flight limit for MQTT 3.1.1).
+    public var inflightWindow: Int
+    /// Spool file for events; `nil` keeps events in memory only (lost on restart).
+    public var spoolPath: String?
+    public var spoolFsync: SpoolFsyncPolicy
+    /// Bytes of unacknowledged events kept; beyond it the oldest event is dropped (`spool_full`).
+    public var maximumSpoolBytes: Int
+
+    public init(maximumStreamBytes: Int = 4 << 20, maximumStreamAgeMilliseconds: Int = 30_000, inflightWindow: Int = 16,
+                spoolPath: String? = nil, spoolFsync: SpoolFsyncPolicy = .interval(milliseconds: 1000),
+                maximumSpoolBytes: Int = 8 << 20) {
+        self.maximumStreamBytes = maximumStreamBytes
+        self.maximumStreamAgeMilliseconds = maximumStreamAgeMilliseconds
+        self.inflightWindow = inflightWindow
+        self.spoolPath = spoolPath
+        self.spoolFsync = spoolFsync
+        self.maximumSpoolBytes = maximumSpoolBytes
+    }
+}

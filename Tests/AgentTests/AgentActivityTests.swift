@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import Messaging
+import TestSupport
+
+/// Activity detection as users see it: the real agent on a simulated timeline, publishing
+/// `activity` (retained, on change), `events/activity` (every change, sequence-numbered) and
+/// `pedometer`, and answering a history query from its SQLite store.
+@Suite("Agent activity end to end", .serialized)
+struct AgentActivityTests {
+    func json(_ m: MQTTMessage) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]
+    }
+
+    @Test func publishesEachActivityChangeOnceWithStepsAndAnswersAHistoryQuery() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/act/#"])
+        let state = NSTemporaryDirectory() + "edgemotion-act-\(UUID().uuidString)"
+        let config = try AgentProcess.writeConfig("""
+        device: { id: act }
+        source:
+          type: simulator
+          rate: 50
+          simulator: { scenario: "stationary:40,walking:80,stationary", real_time: false }
+        streams:
+          accelerometer: { enabled: false }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { enabled: false }
+        activity: { minimum_dwell_s: 5, pedometer_interval_s: 5 }
+        state_directory: \(state)
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        // As fast as possible, the 120 s of the timeline pass within a few wall seconds.
+        var events: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            events = sub.messages(on: "edgemotion/act/events/activity").map(json)
+            let names = events.compactMap { ($0["activity"] as? [String: Any])?["activity"] as? String }
+            if names.count >= 3 && names.last == "stationary" { break }
+            usleep(200_000)
+        }
+        // History over MQTT (3.1.1 reply_to form) while the agent runs.
+        let now = Date().timeIntervalSince1970
+        try sub.client.publish(topic: "edgemotion/act/query/activity",
+                               string: #"{"from":\#(now - 3600),"to":\#(now + 30 * 86_400),"reply_to":"edgemotion/act/test/reply"}"#, qos: 1)
+        let reply = sub.waitFor(count: 1, topic: "edgemotion/act/test/reply", timeout: .seconds(10)).first
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
+
+        let names = events.compactMap { ($0["activity"] as? [String: Any])?["activity"] as? String }
+        #expect(names == ["stationary", "walking", "stationary"], "activity changes: \(names)")
+        let seqs = events.compactMap { $0["seq"] as? Int }
+        #expect(seqs == Array(0..<seqs.count), "event sequence numbers: \(seqs)")
+        // Each change carries how long the previous activity lasted: the walk lasted 80 s; the first
+        // stationary period counts from when it was first recognised (after the detector's warm-up).
+        if names.count == 3 {
+            let durations = events.compactMap { ($0["activity"] as? [String: Any])?["previous_duration_s"] as? Double }
+            #expect(durations.count == 3, "previous durations: \(durations)")
+            if durations.count == 3 {
+                #expect(durations[0] == 0 && durations[1] > 5 && durations[1] <= 45 && abs(durations[2] - 80) < 15,
+                        "previous durations: \(durations)")
+            }
+        }
+        // The retained current activity is the last change.
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/act/activity"])
+        let retained = late.waitFor(count: 1, timeout: .seconds(3)).first
+        #expect(retained?.retain == true)
+        #expect(retained.map(json)?["activity"] as? String == "stationary")
+        // Steps: 80 s of walking at 1.9 steps/s ≈ 152.
+        let steps = sub.messages(on: "edgemotion/act/pedometer").compactMap { json($0)["steps"] as? Int }
+        #expect((steps.max() ?? 0) > 120 && (steps.max() ?? 0) < 185, "pedometer steps: \(steps)")
+        // The history answered with the same changes.
+        let items = (reply.map(json)?["items"] as? [[String: Any]]) ?? []
+        #expect(items.compactMap { $0["activity"] as? String } == names, "history reply: \(reply.map { $0.payloadString } ?? "none")")
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import Testing
+import Messaging
+import TestSupport
+
+// MARK: Shared helpers for the reliability tests (fault, notify, reload, command, TLS)
+
+/// A subscriber with a persistent session (clean_session false, QoS 1): the broker queues what is
+/// published while it is away, and — with broker persistence — across broker restarts.
+final class SessionSubscriber: @unchecked Sendable {
+    let client: MQTTClient
+    private let lock = NSLock()
+    private var received: [MQTTMessage] = []
+
+    init(url: String, pattern: String, id: String = "session-\(getpid())-\(UInt32.random(in: 0...UInt32.max))") throws {
+        var o = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: url), clientID: id, cleanSession: false)
+        o.reconnect = MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .milliseconds(500))
+        client = try MQTTClient(options: o)
+        client.onMessage = { [weak self] m in self?.append(m) }
+        try client.subscribe(pattern, qos: 1)
+        try client.start()
+        let deadline = Date().addingTimeInterval(5)
+        while client.statistics.subscriptionsAcknowledged < 1, Date() < deadline { usleep(10_000) }
+    }
+
+    deinit { client.disconnect(timeout: .milliseconds(500)) }
+
+    private func append(_ m: MQTTMessage) { lock.withLock { received.append(m) } }
+    var messages: [MQTTMessage] { lock.withLock { received } }
+    func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
+    func json(on topic: String) -> [[String: Any]] {
+        messages(on: topic).compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+    }
+}
+
+/// One synthetic event (`debug.synthetic_events_per_minute`): unique by agent run and sequence.
+struct SyntheticEvent: Hashable, Comparable {
+    var run: String
+    var seq: Int
+    static func < (a: Self, b: Self) -> Bool { (a.run, a.seq) < (b.run, b.seq) }
+}
+
+enum Reliability {
+    static func events(_ sub: SessionSubscriber, prefix: String) -> [SyntheticEvent] {
+        sub.json(on: prefix + "/events/synthetic").compactMap { j in
+            guard let run = j["run"] as? String, let seq = j["seq"] as? Int else { return nil }
+            return SyntheticEvent(run: run, seq: seq)
+        }
+    }
+
+    /// The per-topic outbox counters of a `stats` message.
+    static func outboxTopic(_ stats: [String: Any], _ name: String) -> [String: Any]? {
+        ((stats["outbox"] as? [String: Any])?["topics"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+    }
+
+    static func droppedTotal(_ topic: [String: Any]?) -> Int {
+        ((topic?["dropped"] as? [String: Int]) ?? [:]).values.reduce(0, +)
+    }
+
+    /// Resident set size of `pid` in kB (VmRSS), 0 when unavailable.
+    static func rssKB(_ pid: Int32) -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in s.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+
+    static func tempDirectory(_ tag: String) throws -> String {
+        let d = NSTemporaryDirectory() + "edgemotion-\(tag)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// A broker that keeps sessions and queued QoS 1 messages across a graceful restart.
+    static func persistentBroker(_ dir: String) throws -> MosquittoBroker {
+        try MosquittoBroker.start(extraConfig: "persistence true\npersistence_location \(dir)/\nmax_queued_messages 100000\n")
+    }
+
+    static func config(id: String, stateDirectory: String, extra: String = "") -> String {
+        """
+        device: { id: \(id) }
+        source:
+          type: simulator
+          rate: 200
+          simulator: { scenario: walking, seed: 3, real_time: true }
+        streams:
+          accelerometer: { rate: 100, publish_rate: 10, qos: 1 }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { rate: 50, publish_rate: 10, qos: 0 }
+        state_directory: \(stateDirectory)
+        process: { stats_interval_s: 1, stop_timeout_s: 4 }
+        \(extra)
+        """
+    }
+}
+
+// MARK: Fault injection
+
+/// Real mosquitto, the real `edgemotion` binary, faults injected from outside. Each test bounds
+/// its own duration (seconds, not minutes); the long versions are in `scripts/soak`.
+@Suite("Fault injection", .serialized)
+struct FaultTests {
+    /// Outage shortened from the issue's 30 s to 8 s to fit the suite's time budget (the soak
+    /// script runs long ones). The broker is stopped with SIGTERM so its persistence keeps the
+    /// subscriber's session — a SIGKILLed broker loses messages it had acknowledged but not yet
+    /// delivered, which no client can prevent.
+    @Test func brokerOutageLosesNoEventAndEveryStreamBatchIsDeliveredOrCountedAsDropped() throws {
+        let dir = try Reliability.tempDirectory("outage")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try Reliability.persistentBroker(dir)
+        let sub = try SessionSubscriber(url: broker.url, pattern: "edgemotion/outage/#")
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "outage", stateDirectory: dir, extra: """
+        outbox: { max_bytes: 16384 }
+        debug: { synthetic_events_per_minute: 600 }
+        """))
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(3_000_000)
+        broker.stop()
+        usleep(8_000_000)
+        try broker.restart()
+        usleep(5_000_000)
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
+        usleep(1_000_000)
+
+        let stats = try #require(sub.json(on: "edgemotion/outage/stats").last, "no stats; agent log:\n\(agent.log)")
+        // Events: every one produced arrives; after de-duplication by (run, seq) exactly 0..<produced.
+        let produced = try #require(Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int)
+        #expect(produced >= 150, "about 10 events/s for 16 s")
+        let events = Set(Reliability.events(sub, prefix: "edgemotion/outage"))
+        #expect(events.count == produced, "received \(events.count) distinct events of \(produced)")
+        #expect(events.map(\.seq).sorted() == Array(0..<produced))
+        // Raw stream (QoS 1): delivered + counted drops == produced, exactly; the outage forced drops.
+        let acc = try #require(Reliability.outboxTopic(stats, "accelerometer"))
+        let accProduced = try #require(acc["produced"] as? Int)
+        let delivered = Set(sub.json(on: "edgemotion/outage/sensor/accelerometer").compactMap { $0["seq"] as? Int })
+        let dropped = Reliability.droppedTotal(acc)
+        #expect(dropped > 0, "a 16 kB outbox must overflow during an 8 s outage")
+        #expect(delivered.count + dropped == accProduced, "delivered \(delivered.count) + dropped \(dropped) ≠ produced \(accProduced)")
+        #expect(stats["mqtt_reconnects"] as? Int ?? 0 >= 1)
+    }
+
+    @Test func eventsSpooledWhenTheAgentIsKilledAreDeliveredAfterItsRestart() throws {
+        let dir = try Reliability.tempDirectory("sigkill")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try Reliability.persistentBroker(dir)
+        let sub = try SessionSubscriber(url: broker.url, pattern: "edgemotion/crash/#")
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "crash", stateDirectory: dir, extra: """
+        spool: { fsync: never }
+        debug: { synthetic_events_per_minute: 1200 }
+        """))
+        let first = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(2_000_000)
+        broker.stop()              // events from now on stay unacknowledged, in the spool
+        usleep(2_000_000)
+        first.signal(SIGKILL)
+        _ = first.waitForExit(timeout: 5)
+        let spoolSize = (try? FileManager.default.attributesOfItem(atPath: dir + "/outbox.spool")[.size] as? Int) ?? 0
+        #expect(spoolSize > 8, "the killed agent left events in its spool")
+        let firstRun = Set(Reliability.events(sub, prefix: "edgemotion/crash").map(\.run))
+        #expect(firstRun.count == 1)
+
+        try broker.restart()
+        let second = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(3_000_000)
+        second.signal(SIGTERM)
+        #expect(second.waitForExit(timeout: 10) == 0, "agent log:\n\(second.log)")
+        usleep(500_000)
+        #expect(second.log.contains("replaying unacknowledged events"), "second agent log:\n\(second.log)")
+        let run1 = Reliability.events(sub, prefix: "edgemotion/crash").filter { firstRun.contains($0.run) }.map(\.seq)
+        let distinct = Set(run1)
+        // ~20 events/s for ~4 s before the kill; every one spooled arrives, none is missing in between.
+        #expect(distinct.count >= 60, "only \(distinct.count) events of the killed run arrived")
+        #expect(distinct.sorted() == Array(0..<distinct.count), "gaps in the killed run's events")
+    }
+
+    @Test func aDamagedSpoolIsReportedAndItsIntactEventsDelivered() throws {
+        let dir = try Reliability.tempDirectory("damage")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let unreachable = "mqtt://127.0.0.1:\(try MosquittoBroker.freeLoopbackPort())"
+        // Only synthetic events in the spool (activity events would also be spooled), so counts are exact.
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "damage", stateDirectory: dir, extra: """
+        spool: { fsync: always }
+        debug: { synthetic_events_per_minute: 1200 }
+        activity: { enabled: false }
+        """))
+        // 1: no broker at all: every event stays in the spool.
+        let first = try AgentProcess(["run", "--config", config, "--broker", unreachable, "--duration", "3"])
+        #expect(first.waitForExit(timeout: 15) == 0, "agent log:\n\(first.log)")
+        let path = dir + "/outbox.spool"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let kept = try #require(first.log.firstMatch(of: /events_kept_in_spool=(\d+)/).flatMap { Int($0.1) })
+        #expect(kept >= 40)
+        // 2: damage: corrupt one byte in the middle, tear the last record.
+        let marker = Array("\"seq\":10,".utf8)
+        let at = try #require((0...(bytes.count - marker.count)).first { Array(bytes[$0..<$0 + marker.count]) == marker })
+        bytes[at + 6] = UInt8(ascii: "9")
+        bytes.removeLast(5)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        // 3: a broker appears; the agent starts, reports, delivers the intact events.
+        let broker = try MosquittoBroker.start()
+        let sub = try SessionSubscriber(url: broker.url, pattern: "edgemotion/damage/#")
+        let second = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "3"])
+        #expect(second.waitForExit(timeout: 15) == 0, "agent log:\n\(second.log)")
+        usleep(500_000)
+        #expect(second.log.contains("spool damaged"), "log:\n\(second.log)")
+        let health = try #require(sub.json(on: "edgemotion/damage/health").last)
+        #expect(health["spool_corrupt_records"] as? Int == 2)
+        let stats = try #require(sub.json(on: "edgemotion/damage/stats").last)
+        #expect((stats["outbox"] as? [String: Any])?["replayed"] as? Int == kept - 2)
+        let runs = Dictionary(grouping: Reliability.events(sub, prefix: "edgemotion/damage"), by: \.run)
+        let oldRun = try #require(runs.values.first { Set($0.map(\.seq)).count == kept - 2 }, "runs: \(runs.mapValues(\.count))")
+        let seqs = Set(oldRun.map(\.seq))
+        #expect(!seqs.contains(10), "the corrupted record must not be delivered")
+        #expect(!seqs.contains(kept - 1), "the torn last record must not be delivered")
+    }
+
+    @Test func aFrozenBrokerKeepsTheOutboxWithinItsBoundAndTheCountersMove() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try SessionSubscriber(url: broker.url, pattern: "edgemotion/frozen/#")
+        let dir = try Reliability.tempDirectory("frozen")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "frozen", stateDirectory: dir, extra: """
+        outbox: { max_bytes: 32768 }
+        debug: { synthetic_events_per_minute: 600 }
+        """))
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(2_000_000)
+        let rssBefore = Reliability.rssKB(agent.pid)
+        broker.pause()
+        usleep(6_000_000)
+        let rssDuring = Reliability.rssKB(agent.pid)
+        broker.resume()
+        usleep(3_000_000)
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
+        usleep(500_000)
+        let stats = try #require(sub.json(on: "edgemotion/frozen/stats").last)
+        let acc = try #require(Reliability.outboxTopic(stats, "accelerometer"))
+        let dropped = acc["dropped"] as? [String: Int] ?? [:]
+        #expect(dropped["full", default: 0] > 0, "the 32 kB bound must drop batches while the broker is frozen: \(acc)")
+        #expect(rssDuring - rssBefore < 8 * 1024, "RSS grew from \(rssBefore) kB to \(rssDuring) kB while the broker was frozen")
+        let produced = Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int ?? -1
+        #expect(Set(Reliability.events(sub, prefix: "edgemotion/frozen")).count == produced, "no event lost to the freeze")
+        print("frozen broker: RSS \(rssBefore) kB → \(rssDuring) kB, accelerometer drops \(dropped)")
+    }
+
+    @Test func anUnreachableBrokerFailsOverToTheNextInTheListWhichStaysInUse() throws {
+        let dir = try Reliability.tempDirectory("failover")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let deadURL = "mqtt://127.0.0.1:\(try MosquittoBroker.freeLoopbackPort())"
+        let backup = try MosquittoBroker.start()
+        let sub = try SessionSubscriber(url: backup.url, pattern: "edgemotion/failover/#")
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "failover", stateDirectory: dir, extra: """
+        mqtt: { broker: "\(deadURL)", fallback_brokers: ["\(backup.url)"], failover_after_s: 1 }
+        debug: { synthetic_events_per_minute: 600 }
+        """))
+        let agent = try AgentProcess(["run", "--config", config])
+        // 5 s initial connect wait, then 1 s without a connection → failover.
+        usleep(9_000_000)
+        let before = sub.messages(on: "edgemotion/failover/sensor/accelerometer").count
+        #expect(before >= 10, "log:\n\(agent.log)")
+        #expect(agent.log.components(separatedBy: "failing over").count - 1 == 1, "sticky: one failover, log:\n\(agent.log)")
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0)
+        usleep(300_000)
+        let health = try #require(sub.json(on: "edgemotion/failover/health").last)
+        #expect(health["broker"] as? String == backup.url)
+        #expect(health["mqtt_failovers"] as? Int == 1)
+        // Events made while no broker was reachable were kept and delivered after the failover.
+        let stats = try #require(sub.json(on: "edgemotion/failover/stats").last)
+        let produced = Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int ?? -1
+        #expect(Set(Reliability.events(sub, prefix: "edgemotion/failover")).count == produced)
+    }
+
+    /// The issue's storm is 20 restarts in 2 minutes; the suite runs 10 in about 20 s (`scripts/soak`
+    /// runs longer storms). RSS is sampled every 250 ms.
+    @Test func aRestartStormKeepsMemoryBoundedAndLosesNoEvent() throws {
+        let dir = try Reliability.tempDirectory("storm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try Reliability.persistentBroker(dir)
+        let sub = try SessionSubscriber(url: broker.url, pattern: "edgemotion/storm/#")
+        let config = try AgentProcess.writeConfig(Reliability.config(id: "storm", stateDirectory: dir, extra: """
+        debug: { synthetic_events_per_minute: 600 }
+        """))
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(2_000_000)
+        var rss: [Int] = []
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<10 {
+            let up = Double.random(in: 0.3...1.5, using: &rng)
+            let down = Double.random(in: 0.1...0.8, using: &rng)
+            for _ in 0..<Int(up / 0.25) { rss.append(Reliability.rssKB(agent.pid)); usleep(250_000) }
+            broker.stop()
+            usleep(UInt32(down * 1e6))
+            try broker.restart()
+        }
+        usleep(4_000_000)
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
+        usleep(500_000)
+        let stats = try #require(sub.json(on: "edgemotion/storm/stats").last)
+        let produced = try #require(Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int)
+        let events = Set(Reliability.events(sub, prefix: "edgemotion/storm"))
+        #expect(events.count == produced, "received \(events.count) distinct of \(produced) events")
+        #expect(stats["mqtt_reconnects"] as? Int ?? 0 >= 2, "the storm must have cut the connection repeatedly (backoff grows across quick losses: fewer reconnects than restarts)")
+        let third = max(1, rss.count / 3)
+        let early = rss.prefix(third).reduce(0, +) / third
+        let late = rss.suffix(third).reduce(0, +) / third
+        let peak = rss.max() ?? 0
+        #expect(peak < 64 * 1024, "RSS peak \(peak) kB")
+        #expect(late <= early + early / 5 + 2048, "RSS trending up: \(early) kB → \(late) kB")
+        print("restart storm: 10 restarts, RSS early \(early) kB late \(late) kB peak \(peak) kB, \(produced) events, reconnects \(stats["mqtt_reconnects"] ?? "?")")
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import Messaging
+import TestSupport
+@testable import Agent
+
+@Suite("Home Assistant discovery")
+struct HomeAssistantDiscoveryTests {
+    func discovery(device: String = "board-7", heading: Bool = true, settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
+        HomeAssistantDiscovery(settings: settings, deviceID: device, topics: try TopicLayout(prefix: "edgemotion/\(device)"),
+                               model: "simulator:walking", hasHeading: heading)
+    }
+
+    @Test func everyDocumentPassesHomeAssistantsRules() throws {
+        let d = try discovery()
+        #expect(d.entities.count == 10)
+        for e in d.entities {
+            let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                                        statusTopic: "edgemotion/board-7/status")
+            #expect(problems.isEmpty, "\(e.configTopic): \(problems)\n\(e.config.serialized)")
+        }
+    }
+
+    @Test func schemaCheckerRejectsBrokenDocuments() {
+        // The checker must be able to fail: an enum with a unit, a bad device class, no unique_id.
+        let bad = #"{"name":"x","stat_t":"a/b","dev_cla":"enum","unit_of_meas":"g","ops":["a"],"avty_t":"a/status","dev":{"ids":["i"],"name":"n"}}"#
+        let problems = HomeAssistantSchema.problems(topic: "homeassistant/sensor/n/x/config", payload: Array(bad.utf8), statusTopic: "a/status")
+        #expect(problems.contains { $0.contains("unique_id missing") })
+        #expect(problems.contains { $0.contains("must not have unit_of_measurement") })
+        let badClass = #"{"uniq_id":"u","stat_t":"a/b","dev_cla":"tilt","avty_t":"a/status"}"#
+        #expect(HomeAssistantSchema.problems(topic: "homeassistant/binary_sensor/n/x/config", payload: Array(badClass.utf8), statusTopic: "a/status")
+            .contains { $0.contains("device_class 'tilt' unknown") })
+        #expect(!HomeAssistantSchema.problems(topic: "homeassistant/sensor/n.x/y/config", payload: Array("{}".utf8), statusTopic: "s").isEmpty)
+    }
+
+    @Test func uniqueIDsAreDistinctStableAndScopedByDevice() throws {
+        let a = try discovery().entities.map { $0.config["unique_id"] }
+        let again = try discovery().entities.map { $0.config["unique_id"] }
+        let other = try discovery(device: "board-8").entities.map { $0.config["unique_id"] }
+        #expect(Set(a.map { $0?.serialized ?? "" }).count == a.count)
+        #expect(a == again)
+        let disjoint = Set(a.map { $0?.serialized ?? "" }).isDisjoint(with: other.map { $0?.serialized ?? "" })
+        #expect(disjoint)
+        #expect(a.first == .string("edgemotion_board-7_activity"))
+    }
+
+    @Test func oneDeviceBlockAndOriginSharedByAllEntitiesAndTopicsFollowTheLayout() throws {
+        let d = try discovery()
+        let devices = Set(d.entities.map { $0.config["device"]?.serialized ?? "" })
+        #expect(devices.count == 1)
+        let origins = d.entities.allSatisfy { $0.config["origin"]?["name"] == .string("edgemotion") }
+        #expect(origins)
+        let byID = Dictionary(uniqueKeysWithValues: d.entities.map { ($0.objectID, $0) })
+        #expect(byID["activity"]?.config["options"] == .array(HomeAssistantDiscovery.activityOptions.map { .string($0) }))
+        #expect(byID["activity"]?.config["state_topic"] == .string("edgemotion/board-7/activity"))
+        #expect(byID["moving"]?.configTopic == "homeassistant/binary_sensor/board-7/moving/config")
+        #expect(byID["roll"]?.config["state_topic"] == .string("edgemotion/board-7/summary"))
+        #expect(byID["steps"]?.config["state_topic"] == .string("edgemotion/board-7/pedometer"))
+        for id in ["sample_rate", "dropped_samples", "mqtt_reconnects"] {
+            #expect(byID[id]?.config["entity_category"] == .string("diagnostic"), "\(id)")
+        }
+        #expect(byID["roll"]?.config["expire_after"] == .int(180))
+        #expect(try discovery(heading: false).entities.contains { $0.objectID == "heading" } == false)
+    }
+
+    @Test func customDiscoveryPrefixIsUsedForConfigAndBirthTopics() throws {
+        let d = try discovery(settings: HomeAssistantSettings(enabled: true, discoveryPrefix: "ha/disc"))
+        #expect(d.birthTopic == "ha/disc/status")
+        let prefixed = d.entities.allSatisfy { $0.configTopic.hasPrefix("ha/disc/") }
+        #expect(prefixed)
+        let e = d.entities[0]
+        #expect(HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                             statusTopic: "edgemotion/board-7/status", discoveryPrefix: "ha/disc").isEmpty)
+    }
+
+    @Test func summaryDeadbandIgnoresSmallChangesAndWrapsHeading() {
+        let s = SummaryState(rollDegrees: 10, pitchDegrees: 0, headingDegrees: 359.5, moving: false, timeUTCMicroseconds: 0)
+        var t = s
+        t.rollDegrees = 10.5; t.headingDegrees = 0.2
+        #expect(!t.differs(from: s, deadbandDegrees: 1))
+        t.pitchDegrees = -1.5
+        #expect(t.differs(from: s, deadbandDegrees: 1))
+        var m = s
+        m.moving = true
+        #expect(m.differs(from: s, deadbandDegrees: 1))
+    }
+
+    @Test func configSectionIsReadAndChecked() throws {
+        let c = try ConfigurationLoader.parse(yaml: "home_assistant: { enabled: true, discovery_prefix: hass, summary_rate: 0.5 }", fileName: "t.yaml")
+        #expect(c.homeAssistant.enabled && c.homeAssistant.discoveryPrefix == "hass" && c.homeAssistant.summaryRate == 0.5)
+        #expect(!AgentConfiguration.default.homeAssistant.enabled)
+        #expect(ConfigTestSupport.problems("home_assistant: { summary_rate: 5 }").first?.contains("0 < summary_rate ≤ 1") == true)
+        #expect(ConfigTestSupport.problems("home_assistant: { discovery_prefix: 'ha/#' }").first?.contains("wildcards") == true)
+        #expect(ConfigTestSupport.problems("home_assistant: { enabled: true }\nstreams: { motion: { enabled: false } }")
+            .first?.contains("home_assistant.enabled") == true)
+        #expect(ConfigTestSupport.problems("home_assistant: { enabled: true, heartbeat_s: 60, expire_after_s: 30 }").count == 1)
+    }
+}
+
+/// The agent as users run it with `home_assistant.enabled`: real binary, real mosquitto.
+@Suite("Home Assistant discovery on a broker", .serialized)
+struct HomeAssistantBrokerTests {
+    @Test func lateSubscriberSeesRetainedConfigsAndSummaryAndBirthTriggersReannouncement() throws {
+        let broker = try MosquittoBroker.start()
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-e2e }
+        source:
+          type: simulator
+          rate: 200
+          simulator: { scenario: rotation, seed: 3, real_time: true }
+        fusion: { reference_frame: xMagneticNorthZVertical }
+        home_assistant: { enabled: true, summary_rate: 1, angle_deadband_deg: 0.5 }
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        usleep(4_000_000)
+
+        // A subscriber arriving later gets every discovery document from the broker's retained store.
+        let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-e2e/summary"])
+        let configs = late.waitFor(count: 10, topic: nil, timeout: .seconds(5)).filter { $0.topic.hasSuffix("/config") }
+        #expect(configs.count == 10, "agent log:\n\(agent.log)")
+        let allRetained = configs.allSatisfy { $0.retain }
+        #expect(allRetained)
+        for m in configs {
+            let problems = HomeAssistantSchema.problems(topic: m.topic, payload: m.payload, statusTopic: "edgemotion/ha-e2e/status")
+            #expect(problems.isEmpty, "\(m.topic): \(problems)")
+        }
+        let summary = try #require(late.waitFor(count: 1, topic: "edgemotion/ha-e2e/summary").first)
+        #expect(summary.retain)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.payload)) as? [String: Any])
+        for key in ["roll_deg", "pitch_deg", "heading_deg", "moving", "time_utc_us"] { #expect(json[key] != nil, "\(key) in \(summary.payloadString)") }
+
+        // Throttled: a rotating device changes every batch, but summaries stay ≤ 1 per second.
+        late.clear()
+        usleep(5_000_000)
+        let live = late.messages(on: "edgemotion/ha-e2e/summary").count
+        #expect(live >= 3 && live <= 6, "\(live) summaries in 5 s")
+
+        // Home Assistant restarts: its birth message makes the agent announce again.
+        late.clear()
+        let ha = try TestSubscriber(url: broker.url, patterns: ["unused/x"])
+        _ = try ha.client.publish(topic: "homeassistant/status", string: "online", qos: 1, retain: false)
+        let again = late.waitFor(count: 11, timeout: .seconds(5))
+        #expect(again.filter { $0.topic.hasSuffix("/config") }.count >= 10)
+        #expect(again.contains { $0.topic == "edgemotion/ha-e2e/summary" })
+
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 5) == 0, "agent log:\n\(agent.log)")
+    }
+
+    @Test func disabledByDefaultAnnouncesNothing() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/+/summary"])
+        let agent = try AgentProcess(["run", "--broker", broker.url, "--device-id", "plain", "--duration", "2"])
+        #expect(agent.waitForExit(timeout: 8) == 0, "agent log:\n\(agent.log)")
+        #expect(sub.messages.isEmpty, "\(sub.messages.map(\.topic))")
+    }
+}

@@ -1,0 +1,10 @@
+// libFuzzer target: the YAML configuration loader (libyaml + every key check).
+// Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    if let c = try? ConfigurationLoader.parse(yaml: text, fileName: "fuzz.yaml") {
+        _ = c.resolvedTopicPrefix
+    }
+    return 0
+}

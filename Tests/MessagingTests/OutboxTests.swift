@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Messaging
+import TestSupport
+
+/// The bounded outbox in front of libmosquitto, against a real broker.
+@Suite(.serialized) struct OutboxTests {
+    func tempSpool() -> String {
+        NSTemporaryDirectory() + "edgemotion-outbox-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool"
+    }
+
+    /// A client wired to the outbox as the agent wires it.
+    func connect(_ outbox: Outbox, url: String, id: String) throws -> MQTTClient {
+        let client = try makeClient(url, id: id)
+        client.onConnectionChange = { [weak outbox] s in outbox?.connectionChanged(s, client: client) }
+        outbox.attach(client)
+        try client.start()
+        return client
+    }
+
+    @Test func streamBatchesWhileNoBrokerIsReachableStayWithinTheByteBoundAndEveryDropIsCounted() throws {
+        let outbox = try Outbox(settings: OutboxSettings(maximumStreamBytes: 10_000, maximumStreamAgeMilliseconds: 60_000))
+        defer { outbox.stop() }
+        let h = outbox.registerStream(topic: "dev/x/sensor/accelerometer", name: "accelerometer")
+        let payload = [UInt8](repeating: 0x41, count: 1000)
+        for _ in 0..<100 { payload.withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 0, retain: false) } }
+        let s = outbox.statistics
+        #expect(s.queuedBytes <= 10_000)
+        #expect(s.queuedStreamMessages == 9)   // 9 × (1000 + 26 topic bytes) ≤ 10 000
+        let c = try #require(s.topics["accelerometer"])
+        #expect(c.produced == 100)
+        #expect(c.dropped[.full] == 91)
+        #expect(c.produced == c.acknowledged + c.droppedTotal + s.queuedStreamMessages)
+    }
+
+    @Test func streamBatchesOlderThanTheAgeBoundAreDroppedAsExpired() throws {
+        let outbox = try Outbox(settings: OutboxSettings(maximumStreamAgeMilliseconds: 200))
+        defer { outbox.stop() }
+        let h = outbox.registerStream(topic: "dev/x/motion", name: "motion")
+        for _ in 0..<5 { [1, 2, 3].withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 0, retain: false) } }
+        #expect(eventually(timeout: 3) { outbox.statistics.topics["motion"]?.dropped[.expired] == 5 })
+        #expect(outbox.statistics.queuedBytes == 0)
+    }
+
+    @Test func queuedBatchesAndEventsAreDeliveredOnceTheBrokerIsThere() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["dev/#"], qos: 1)
+        let path = tempSpool()
+        defer { unlink(path) }
+        let outbox = try Outbox(settings: OutboxSettings(spoolPath: path, spoolFsync: .always))
+        defer { outbox.stop() }
+        let h = outbox.registerStream(topic: "dev/x/motion", name: "motion")
+        for i in 0..<50 { Array("m\(i)".utf8).withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 0, retain: false) } }
+        for i in 0..<20 { outbox.enqueueEvent(topic: "dev/x/activity", payload: Array("e\(i)".utf8)) }
+        // Nothing leaves before a client is attached.
+        usleep(200_000)
+        #expect(sub.messages.isEmpty)
+        #expect(outbox.statistics.spooled == 20)
+        let client = try connect(outbox, url: broker.url, id: "outbox-deliver")
+        defer { client.disconnect(timeout: .seconds(1)) }
+        #expect(outbox.drain(timeout: .seconds(5)))
+        let events = sub.waitFor(count: 20, topic: "dev/x/activity").map(\.payloadString)
+        #expect(events == (0..<20).map { "e\($0)" }, "events arrive in order")
+        #expect(sub.waitFor(count: 50, topic: "dev/x/motion").map(\.payloadString) == (0..<50).map { "m\($0)" })
+        let s = outbox.statistics
+        #expect(s.topics["activity"]?.acknowledged == 20)
+        #expect(s.topics["motion"]?.acknowledged == 50)
+        #expect(s.unacknowledgedEvents == 0)
+        #expect(s.inflight == 0)
+        // Every event was acknowledged: a new outbox on the same spool replays nothing.
+        outbox.stop()
+        #expect(try Outbox(settings: OutboxSettings(spoolPath: path)).statistics.replayed == 0)
+    }
+
+    @Test func eventsNotAcknowledgedBeforeAStopAreReplayedByTheNextOutbox() throws {
+        let path = tempSpool()
+        defer { unlink(path) }
+        do {
+            let first = try Outbox(settings: OutboxSettings(spoolPath: path, spoolFsync: .never))
+            for i in 0..<7 { first.enqueueEvent(topic: "dev/y/activity", payload: Array("e\(i)".utf8)) }
+            #expect(eventually { first.statistics.spooled == 7 })
+            first.stop()
+        }
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["dev/y/#"], qos: 1)
+        let second = try Outbox(settings: OutboxSettings(spoolPath: path))
+        defer { second.stop() }
+        #expect(second.statistics.replayed == 7)
+        let client = try connect(second, url: broker.url, id: "outbox-replay")
+        defer { client.disconnect(timeout: .seconds(1)) }
+        #expect(sub.waitFor(count: 7, topic: "dev/y/activity").map(\.payloadString) == (0..<7).map { "e\($0)" })
+        #expect(second.drain(timeout: .seconds(5)))
+    }
+
+    /// The broker keeps the subscriber's persistent session across its (graceful) restart, so what
+    /// the outbox delivers after the outage reaches the subscriber even before it is back.
+    @Test func eventsSurviveABrokerOutageAndStreamsStayBoundedWhileItLasts() throws {
+        let dir = NSTemporaryDirectory() + "edgemotion-outbox-broker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try MosquittoBroker.start(extraConfig: "persistence true\npersistence_location \(dir)/\n")
+        let received = Mutex<[MQTTMessage]>([])
+        var subOptions = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "outbox-session", cleanSession: false)
+        subOptions.reconnect = MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .milliseconds(500))
+        let subscriber = try MQTTClient(options: subOptions)
+        subscriber.onMessage = { m in received.withLock { $0.append(m) } }
+        try subscriber.subscribe("dev/z/#", qos: 1)
+        try subscriber.start()
+        defer { subscriber.disconnect(timeout: .milliseconds(500)) }
+        #expect(eventually { subscriber.statistics.subscriptionsAcknowledged >= 1 })
+        let path = tempSpool()
+        defer { unlink(path) }
+        let outbox = try Outbox(settings: OutboxSettings(maximumStreamBytes: 20_000, spoolPath: path))
+        defer { outbox.stop() }
+        let client = try connect(outbox, url: broker.url, id: "outbox-outage")
+        defer { client.disconnect(timeout: .seconds(1)) }
+        #expect(client.waitUntilConnected(timeout: .seconds(5)))
+        let h = outbox.registerStream(topic: "dev/z/sensor/gyroscope", name: "gyroscope")
+        let batch = [UInt8](repeating: 0x42, count: 500)
+        var sent = 0
+        func produce(_ n: Int) {
+            for _ in 0..<n {
+                batch.withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 1, retain: false) }
+                outbox.enqueueEvent(topic: "dev/z/activity", payload: Array("e\(sent)".utf8))
+                sent += 1
+                usleep(2_000)
+            }
+        }
+        produce(50)
+        broker.stop()
+        produce(200)
+        #expect(outbox.statistics.queuedBytes <= 20_000 + 200 * 40, "streams bounded; events queued")
+        try broker.restart()
+        produce(50)
+        #expect(outbox.drain(timeout: .seconds(10)))
+        // Every event arrives (at least once; QoS 1 retransmits may duplicate), none lost.
+        func events() -> Set<String> { Set(received.withLock { $0 }.filter { $0.topic == "dev/z/activity" }.map(\.payloadString)) }
+        _ = eventually(timeout: 10) { events().count >= 300 }
+        let got = events()
+        #expect(got == Set((0..<300).map { "e\($0)" }), "missing: \(Set((0..<300).map { "e\($0)" }).subtracting(got).sorted().prefix(10))")
+        let g = try #require(outbox.statistics.topics["gyroscope"])
+        #expect(g.produced == 300)
+        #expect(g.droppedTotal > 0, "the 20 kB bound must have dropped batches during the outage")
+        #expect(g.produced == g.acknowledged + g.droppedTotal, "\(g)")
+    }
+
+    @Test func aMessageLibmosquittoRefusesForGoodIsDroppedAndDoesNotBlockTheQueue() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["dev/r/#"], qos: 1)
+        let outbox = try Outbox(settings: OutboxSettings())
+        defer { outbox.stop() }
+        let client = try connect(outbox, url: broker.url, id: "outbox-refuse")
+        defer { client.disconnect(timeout: .seconds(1)) }
+        outbox.enqueueEvent(topic: "dev/r/bad/#", payload: [1])       // wildcard: invalid topic
+        outbox.enqueueEvent(topic: "dev/r/good", payload: Array("ok".utf8))
+        #expect(sub.waitFor(count: 1, topic: "dev/r/good").first?.payloadString == "ok")
+        #expect(eventually { outbox.statistics.topics["#"]?.dropped[.refused] == 1 })
+        #expect(outbox.statistics.lastError != nil)
+    }
+}
