@@ -172,7 +172,8 @@ struct AgentLatestSnapshotTests {
         let retained = late.waitFor(count: 4, timeout: .seconds(5))
         #expect(Set(retained.map(\.topic)) == Set(["accelerometer", "gyroscope", "magnetometer", "motion"].map { "edgemotion/latest/latest/" + $0 }),
                 "agent log:\n\(agent.log.suffix(2000))")
-        #expect(retained.allSatisfy(\.retain))
+        let allRetained = retained.allSatisfy { $0.retain }
+        #expect(allRetained)
         let acc = retained.first { $0.topic.hasSuffix("/accelerometer") }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
         let v = (acc?["value"] as? [Double]) ?? []
         #expect(v.count == 3 && abs((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() - 1) < 0.05, "accelerometer snapshot: \(String(describing: acc))")

@@ -26,10 +26,8 @@ struct DebianPackageTests {
     /// The release binary when one was built (`swift build -c release --static-swift-stdlib`),
     /// else the debug binary the tests run (then the Swift runtime is not static: fine on this
     /// machine, not for shipping).
-    static var binary: String {
-        let release = root + "/.build/release/edgemotion"
-        return FileManager.default.isExecutableFile(atPath: release) ? release : AgentProcess.executable
-    }
+    /// The binary built with this test run (a release binary lying around may be stale).
+    static var binary: String { AgentProcess.executable }
 
     @Test func buildInspectInstallRunVerifyRemoveAndPurge() throws {
         guard Self.sh("command -v dpkg-deb").status == 0 else {
