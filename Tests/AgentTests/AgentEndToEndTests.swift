@@ -185,3 +185,41 @@ struct AgentLatestSnapshotTests {
         for k in ["accelerometer", "gyroscope", "magnetometer", "motion"] { #expect(body[k] is [String: Any], "\(k) missing in \(body)") }
     }
 }
+
+/// Core Motion's `deviceRequiresMovement` on a real magnet-disturbed recording: said once per
+/// episode on `events/status`, never per sample.
+@Suite("Agent device-requires-movement", .serialized)
+struct AgentMovementAdvisorTests {
+    @Test func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
+        guard let trial = SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") else {
+            print("skipped: \(SharedData.missingMessage)")
+            return
+        }
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mag/events/status"])
+        let config = try AgentProcess.writeConfig("""
+        device: { id: mag }
+        source: { type: replay, rate: 285.714, replay: { file: \(trial), speed: max } }
+        streams:
+          accelerometer: { enabled: false }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { enabled: false }
+        fusion: { reference_frame: xMagneticNorthZVertical }
+        activity: { enabled: false }
+        state_directory: \(NSTemporaryDirectory())edgemotion-mag-\(UUID().uuidString)
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        #expect(agent.waitForExit(timeout: 120) == 0, "agent log:\n\(agent.log.suffix(3000))")
+        usleep(500_000)
+        let events = sub.messages(on: "edgemotion/mag/events/status").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any])?["event"] as? String
+        }
+        print("events/status: \(events)")
+        #expect(events.contains("deviceRequiresMovement"), "events: \(events)")
+        // Episodes alternate: never the same announcement twice in a row.
+        let alternates = zip(events, events.dropFirst()).allSatisfy { $0 != $1 }
+        #expect(alternates, "events: \(events)")
+        #expect(events.count < 40, "episodes are announced once each, not per sample: \(events.count)")
+    }
+}

@@ -48,6 +48,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var failovers = 0
     /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
     private var extraOutputs: [any PipelineOutput] = []
+    /// Says "device requires movement" once per episode (north-referenced frames).
+    private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
 
@@ -205,6 +207,7 @@ public final class AgentRunner: @unchecked Sendable {
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
         activity?.stop()
+        movementAdvisor?.stop()
         latestSnapshots.withLock { $0?.stop(); $0 = nil }
         service.stop()
         if !outbox.drain(timeout: remaining(0.6)) {
@@ -366,6 +369,8 @@ public final class AgentRunner: @unchecked Sendable {
         service = svc
         startActivity(c, report: r)
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
+        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
+        movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         pipeline = p
         report = r
@@ -503,6 +508,8 @@ public final class AgentRunner: @unchecked Sendable {
             // the streams; `seq` continues because the publisher is kept.
             activity?.stop()
             activity = nil
+            movementAdvisor?.stop()
+            movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
             deviceID = newID
