@@ -13,14 +13,19 @@ pulser=""
 trap 'kill $broker $sub $pulser 2>/dev/null' EXIT
 # Wait until the broker accepts connections (TCG on a loaded host can take seconds).
 for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
-mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/#' -v -W 15 >/tmp/e2e2-sub.txt 2>/dev/null &
+mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/#' -v -W 25 >/tmp/e2e2-sub.txt 2>/dev/null &
 sub=$!
 sleep 1
-# 10 Hz data-ready pulses (the config's rate), started once the agent had time to request the line.
-( sleep 1.5; for i in $(seq 1 30); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done ) &
-pulser=$!
+# Start the agent, wait until it runs (it has requested the data-ready line: under TCG start-up
+# takes a variable time), then drive 30 pulses at 10 Hz (the config's rate).
 "$BIN/edgemotion" run --config config/i2c-vm-mpu6050.yaml --broker mqtt://127.0.0.1:$PORT \
-  --device-id vm --duration 5 >/tmp/e2e2-agent.log 2>&1
+  --device-id vm --duration 12 >/tmp/e2e2-agent.log 2>&1 &
+agent=$!
+for i in $(seq 1 100); do grep -q 'event=running' /tmp/e2e2-agent.log && break; sleep 0.1; done
+sleep 0.5
+( for i in $(seq 1 30); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done ) &
+pulser=$!
+wait $agent
 rc=$?
 wait $pulser 2>/dev/null
 sleep 0.5
