@@ -15,6 +15,9 @@ public struct FusionSettings: Sendable, Equatable {
     /// `calibration_file`: the file `edgemotion calibrate` writes, loaded at start and applied
     /// before fusion; default `<state_directory>/edgemotion-calibration.txt` (absent = none).
     public var calibrationFile: String? = nil
+    /// `gyro_bias_learning`: keep estimating the gyro bias online (at rest and in motion); false
+    /// freezes it at the calibration file's value (robots that are never still at start-up).
+    public var gyroBiasLearning = true
 
     public init(filter: String = "default", referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical, latitude: Double? = nil, longitude: Double? = nil, altitudeMeters: Double? = nil) {
         self.filter = filter

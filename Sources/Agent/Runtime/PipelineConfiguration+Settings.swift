@@ -20,5 +20,6 @@ extension PipelineConfiguration {
             filter: AttitudeFilterKind(rawValue: c.fusion.filter) ?? .default,
             referenceFrame: c.fusion.referenceFrame,
             declination: FusionSetup.declination(c.fusion))
+        learnsGyroBias = c.fusion.gyroBiasLearning
     }
 }

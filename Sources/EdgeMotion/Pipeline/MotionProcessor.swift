@@ -30,7 +30,8 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         defaultFrame = configuration.referenceFrame
         estimator = DeviceMotionEstimator(
             samplePeriod: 1 / sourceRate, referenceFrame: configuration.referenceFrame,
-            declination: configuration.declination, calibration: configuration.calibration)
+            declination: configuration.declination, calibration: configuration.calibration,
+            learnsGyroBias: configuration.learnsGyroBias)
         accelerometerBuffer = SampleBuffer(schedule: schedules[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
         gyroscopeBuffer = SampleBuffer(schedule: schedules[.gyroscope] ?? EffectiveSchedule(.disabled, sourceRate: 0))
         magnetometerBuffer = SampleBuffer(schedule: schedules[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))

@@ -25,6 +25,9 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var declination: Double?
     /// Calibration applied to every raw reading before fusion (from the calibration file).
     public var calibration: SensorCalibration = .none
+    /// Whether the filter keeps learning the gyro bias online (false: frozen, e.g. after a
+    /// calibration on a device that is never still).
+    public var learnsGyroBias = true
     /// Slots in the acquisition → processing ring. At 1 kHz, 4096 slots ride out 4 s of stall.
     public var ringCapacity: Int
     /// Samples one `IMUSource.read` may return (FIFO burst size).

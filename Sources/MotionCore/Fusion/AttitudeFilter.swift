@@ -52,6 +52,14 @@ public protocol AttitudeFilter: Sendable {
     /// `dt` is the time since the previous sample in seconds.
     mutating func update(gyroscope: Vector3, accelerometer: Vector3, magnetometer: Vector3?, dt: Double)
 
+    /// Freezes (`false`) or resumes online gyro-bias learning (config `fusion.gyro_bias_learning`).
+    mutating func setGyroBiasLearning(_ enabled: Bool)
+
     /// The state after the last `update`.
     var output: FusionOutput { get }
+}
+
+extension AttitudeFilter {
+    /// Freezes (or resumes) online gyro-bias learning. Filters without it ignore the call.
+    public mutating func setGyroBiasLearning(_ enabled: Bool) {}
 }

@@ -26,8 +26,10 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     }
 
     public init(samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil,
-                calibration: SensorCalibration = .none) {
-        self.init(filter: Filter(samplePeriod: samplePeriod), samplePeriod: samplePeriod,
+                calibration: SensorCalibration = .none, learnsGyroBias: Bool = true) {
+        var filter = Filter(samplePeriod: samplePeriod)
+        filter.setGyroBiasLearning(learnsGyroBias)
+        self.init(filter: filter, samplePeriod: samplePeriod,
                   referenceFrame: referenceFrame, declination: declination, calibration: calibration)
     }
 

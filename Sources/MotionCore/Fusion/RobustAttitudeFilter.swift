@@ -20,7 +20,7 @@
 ///
 /// Value type; `update` does no allocation, locking or logging.
 public struct RobustAttitudeFilter: AttitudeFilter {
-    public let parameters: RobustAttitudeFilterParameters
+    public private(set) var parameters: RobustAttitudeFilterParameters
 
     // MARK: State
     /// Sensor → almost-inertial frame I (gyro only).
@@ -151,5 +151,14 @@ public struct RobustAttitudeFilter: AttitudeFilter {
     /// Sets the bias estimate, e.g. from a stored calibration; `sigma` its uncertainty, rad/s.
     public mutating func setGyroBias(_ bias: Vector3, sigma: Double) {
         biasEstimator.reset(bias: bias, sigma: sigma)
+    }
+}
+
+extension RobustAttitudeFilter {
+    /// Freezes (or resumes) online gyro-bias learning, at rest and in motion; the bias learned so
+    /// far keeps being applied.
+    public mutating func setGyroBiasLearning(_ enabled: Bool) {
+        parameters.motionBiasEstimation = enabled
+        parameters.restBiasEstimation = enabled
     }
 }
