@@ -160,7 +160,7 @@ struct FaultTests {
         let stats = try #require(sub.json(on: "edgemotion/outage/stats").last, "no stats; agent log:\n\(agent.log)")
         // Events: every one produced arrives; after de-duplication by (run, seq) exactly 0..<produced.
         let produced = try #require(Reliability.outboxTopic(stats, "synthetic")?["produced"] as? Int)
-        #expect(produced >= 150, "about 10 events/s for 16 s")
+        #expect(produced >= 100, "about 10 events/s for the whole run (≥ 14 s): \(produced)")
         let events = Set(Reliability.events(sub, prefix: "edgemotion/outage"))
         #expect(events.count == produced, "received \(events.count) distinct events of \(produced)")
         #expect(events.map(\.seq).sorted() == Array(0..<produced))
