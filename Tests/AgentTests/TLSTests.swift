@@ -111,7 +111,7 @@ struct TLSTests {
         #expect((health["last_error"] as? String ?? "").contains("reason 135"), "\(health)")
         let stats = try #require(sub.messages(on: "edgemotion/auth/stats").last.flatMap {
             try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] })
-        let refused = ((Reliability.outboxTopic(stats, "synthetic")?["dropped"] as? [String: Int]) ?? [:])["refused"] ?? 0
+        let refused = ((Reliability.outboxTopic(stats, "events/synthetic")?["dropped"] as? [String: Int]) ?? [:])["refused"] ?? 0
         #expect(refused >= 10, "events refused by the ACL are counted, not acknowledged: \(stats)")
         #expect(!sub.messages(on: "edgemotion/auth/sensor/accelerometer").isEmpty, "allowed topics still flow")
     }

@@ -145,6 +145,92 @@ import TestSupport
         #expect(g.produced == g.acknowledged + g.droppedTotal, "\(g)")
     }
 
+    @Test func eventAndStateTopicsNeverCountUnderAStreamsName() throws {
+        #expect(Outbox.counterName(forTopic: "edgemotion/d/health") == "health")
+        #expect(Outbox.counterName(forTopic: "edgemotion/d/activity") == "activity")
+        #expect(Outbox.counterName(forTopic: "edgemotion/d/events/activity") == "events/activity")
+        #expect(Outbox.counterName(forTopic: "edgemotion/d/latest/accelerometer") == "latest/accelerometer")
+        #expect(Outbox.counterName(forTopic: "edgemotion/d/pedometer/events") == "pedometer/events")
+        let outbox = try Outbox(settings: OutboxSettings())
+        defer { outbox.stop() }
+        let h = outbox.registerStream(topic: "dev/c/sensor/accelerometer", name: "accelerometer")
+        for _ in 0..<5 { [1, 2].withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 1, retain: false) } }
+        outbox.enqueueState(topic: "dev/c/latest/accelerometer", payload: [3])
+        outbox.enqueueState(topic: "dev/c/activity", payload: [4])
+        outbox.enqueueEvent(topic: "dev/c/events/activity", payload: [5])
+        // A topic whose own name is a stream's (another topic) is counted under its full topic.
+        outbox.enqueueState(topic: "dev/c/mirror/accelerometer", payload: [6])
+        let t = outbox.statistics.topics
+        #expect(t["accelerometer"]?.produced == 5, "\(t)")
+        #expect(t["latest/accelerometer"]?.produced == 1)
+        #expect(t["activity"]?.produced == 1)
+        #expect(t["events/activity"]?.produced == 1)
+        #expect(t["dev/c/mirror/accelerometer"]?.produced == 1)
+    }
+
+    /// QoS 1 batches handed to libmosquitto but not yet acknowledged when the broker dies: the
+    /// broker is frozen first (SIGSTOP), so the whole in-flight window is written and waits for
+    /// PUBACKs, then stopped. libmosquitto sends them again after the reconnect; each ends up
+    /// delivered and acknowledged once, and nothing delivered is also counted as dropped:
+    /// distinct batches received + dropped == produced, acknowledged == distinct received.
+    @Test func qos1BatchesInFlightWhenTheBrokerDiesAreSentAgainAndCountedOnce() throws {
+        let dir = NSTemporaryDirectory() + "edgemotion-outbox-inflight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broker = try MosquittoBroker.start(extraConfig: "persistence true\npersistence_location \(dir)/\nmax_queued_messages 100000\n")
+        let received = Mutex<[MQTTMessage]>([])
+        var subOptions = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "outbox-inflight-sub", cleanSession: false)
+        subOptions.reconnect = MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .milliseconds(500))
+        let subscriber = try MQTTClient(options: subOptions)
+        subscriber.onMessage = { m in received.withLock { $0.append(m) } }
+        try subscriber.subscribe("dev/f/#", qos: 1)
+        try subscriber.start()
+        defer { subscriber.disconnect(timeout: .milliseconds(500)) }
+        #expect(eventually { subscriber.statistics.subscriptionsAcknowledged >= 1 })
+        let outbox = try Outbox(settings: OutboxSettings(maximumStreamBytes: 8_000, inflightWindow: 16))
+        defer { outbox.stop() }
+        let client = try connect(outbox, url: broker.url, id: "outbox-inflight")
+        defer { client.disconnect(timeout: .seconds(1)) }
+        #expect(client.waitUntilConnected(timeout: .seconds(5)))
+        let h = outbox.registerStream(topic: "dev/f/sensor/accelerometer", name: "accelerometer")
+        var produced = 0
+        func produce(_ n: Int) {
+            for _ in 0..<n {
+                // "b<seq>" padded to 200 bytes: the subscriber de-duplicates by seq.
+                let payload = Array("b\(produced) ".utf8) + [UInt8](repeating: 0x2E, count: 200)
+                payload.withUnsafeBytes { outbox.enqueue(stream: h, payload: $0, qos: 1, retain: false) }
+                produced += 1
+                usleep(2_000)
+            }
+        }
+        produce(20)
+        #expect(outbox.drain(timeout: .seconds(5)))
+        broker.pause()
+        produce(30)
+        #expect(eventually { outbox.statistics.inflight == 16 }, "the window fills while the broker is frozen: \(outbox.statistics)")
+        broker.stop()                 // SIGCONT + SIGTERM: dies with 16 batches in flight
+        produce(60)                   // beyond the 8 kB bound: the oldest queued batches are dropped
+        try broker.restart()
+        #expect(client.waitUntilConnected(timeout: .seconds(10)))
+        produce(20)
+        #expect(outbox.drain(timeout: .seconds(10)))
+        let s = outbox.statistics
+        let acc = try #require(s.topics["accelerometer"])
+        func distinct() -> Set<Substring> {
+            Set(received.withLock { $0 }.filter { $0.topic == "dev/f/sensor/accelerometer" }
+                .compactMap { $0.payloadString.split(separator: " ").first })
+        }
+        _ = eventually(timeout: 10) { distinct().count >= acc.acknowledged }
+        let delivered = distinct()
+        #expect(s.retransmitted >= 1, "batches in flight at the loss: \(s.retransmitted)")
+        #expect(acc.produced == produced)
+        #expect(acc.droppedTotal > 0, "the 8 kB bound must have dropped queued batches: \(acc)")
+        #expect(acc.dropped[.connectionLost, default: 0] == 0, "QoS 1 in flight is resent, not dropped: \(acc)")
+        #expect(acc.acknowledged == delivered.count, "every acknowledged batch reached the subscriber, once: \(acc), \(delivered.count) distinct")
+        #expect(delivered.count + acc.droppedTotal == produced, "delivered \(delivered.count) + dropped \(acc.droppedTotal) vs produced \(produced)")
+        print("in flight across a broker stop: produced \(produced), delivered \(delivered.count) distinct, dropped \(acc.dropped), retransmitted \(s.retransmitted)")
+    }
+
     @Test func aMessageLibmosquittoRefusesForGoodIsDroppedAndDoesNotBlockTheQueue() throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["dev/r/#"], qos: 1)

@@ -31,6 +31,10 @@ public struct MQTTSettings: Sendable, Equatable {
     public var fallbackBrokers: [String] = []
     /// `failover_after_s`: seconds without a connection before the next broker is tried. 1 … 3600.
     public var failoverAfterSeconds: Double = 30
+    /// `reconnect_max_s`: cap of the reconnect backoff, seconds. After the broker comes back the
+    /// agent reconnects within this time (full jitter: a random wait up to the current ceiling,
+    /// which doubles from 0.5 s per failed attempt up to this cap). 1 … 3600.
+    public var reconnectMaxSeconds: Double = 30
 
     public init(
         broker: String? = nil,

@@ -67,6 +67,7 @@ enum StatsPayload {
         w.field("queued_stream_messages", o.queuedStreamMessages)
         w.field("unacknowledged_events", o.unacknowledgedEvents)
         w.field("inflight", o.inflight)
+        w.field("retransmitted", o.retransmitted)
         w.key("topics")
         w.beginArray()
         for name in o.topics.keys.sorted() {
@@ -107,6 +108,8 @@ enum StatsPayload {
         w.field("unacknowledged_events", o.unacknowledgedEvents)
         w.field("spool_corrupt_records", o.spoolCorruptRecords)
         w.field("dropped", o.dropped.values.reduce(0, +))
+        w.key("dropped_by_reason")
+        drops(&w, o.dropped)
         w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
         w.endObject()
         return w.buffer

@@ -636,11 +636,13 @@ public final class AgentRunner: @unchecked Sendable {
             MQTTTLSOptions(caFile: $0.caFile, caPath: $0.caPath, certFile: $0.certFile, keyFile: $0.keyFile,
                            version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
         }
-        return MQTTConnectionOptions(
+        var options = MQTTConnectionOptions(
             address: address, clientID: m.clientID ?? "edgemotion-" + c.device.resolvedID(), keepAlive: m.keepAlive,
             cleanSession: true, username: m.username, password: password,
             will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
             tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
+        options.reconnect.maxDelay = .milliseconds(Int64(m.reconnectMaxSeconds * 1000))
+        return options
     }
 
     private func availableFrames(_ sensors: IMUSample.Contents, _ c: AgentConfiguration) -> [AttitudeReferenceFrame] {

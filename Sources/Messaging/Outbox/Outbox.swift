@@ -105,9 +105,29 @@ public final class Outbox: Sendable {
         if !pumpExited.load(ordering: .acquiring) { stop(timeout: .zero) }
     }
 
-    /// The counter name of a topic: its last level (`…/events/activity` → `activity`).
+    /// The counter name of an event or state topic (stream batches count under the name given to
+    /// `registerStream`): its last level (`…/health` → `health`, `…/activity` → `activity`), or its
+    /// last two levels when the last one alone would be ambiguous — below `events` or `latest`
+    /// (`…/events/activity` → `events/activity`, `…/latest/motion` → `latest/motion`) or a level
+    /// named `events` (`…/pedometer/events` → `pedometer/events`). Distinct names keep each
+    /// topic's `produced = acknowledged + dropped + queued` exact: a retained `latest/accelerometer`
+    /// snapshot must not count as an `accelerometer` stream batch.
     public static func counterName(forTopic topic: String) -> String {
-        topic.split(separator: "/").last.map(String.init) ?? topic
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard let last = levels.last else { return topic }
+        if levels.count >= 2 {
+            let parent = levels[levels.count - 2]
+            if parent == "events" || parent == "latest" || last == "events" { return parent + "/" + last }
+        }
+        return String(last)
+    }
+
+    /// `counterName(forTopic:)`, unless that name belongs to a registered stream on another topic:
+    /// then the whole topic, so stream counters count stream batches only.
+    private func counterName(forTopic topic: String, _ st: State) -> String {
+        let name = Outbox.counterName(forTopic: topic)
+        if let i = st.streamNames.firstIndex(of: name), st.streamTopics[i] != topic { return topic }
+        return name
     }
 
     // MARK: Client
@@ -136,11 +156,20 @@ public final class Outbox: Sendable {
                 st.pausedUntilNanos = 0
             case .connectionLost, .connectionFailed, .stopped:
                 st.connected = false
-                // QoS 0 batches not yet written are discarded by libmosquitto on reconnect; QoS ≥ 1
-                // messages stay with libmosquitto, which resends them after the reconnect.
-                for (mid, item) in st.inflight where item.qos == 0 {
-                    st.inflight[mid] = nil
-                    drop(&st, item, .connectionLost)
+                // QoS 0 batches not yet written are discarded by libmosquitto on reconnect: dropped
+                // (`connection_lost`). QoS ≥ 1 messages stay tracked by their mid: libmosquitto 2.0.11
+                // keeps them and sends them again (DUP) right after the next CONNACK, whatever the
+                // clean-session flag (`message__reconnect_reset`, `message__retry_check`), so each is
+                // counted once — acknowledged on its PUBACK — never both delivered and dropped.
+                // (A broker that had already forwarded one before dying may forward the resent copy
+                // too: subscribers de-duplicate by `seq`.)
+                for (mid, item) in st.inflight {
+                    if item.qos == 0 {
+                        st.inflight[mid] = nil
+                        drop(&st, item, .connectionLost)
+                    } else if case .connectionLost = change {
+                        st.stats.retransmitted += 1
+                    }
                 }
             case .connecting:
                 break
@@ -246,9 +275,10 @@ public final class Outbox: Sendable {
     /// Queues an event that must not be lost: spooled, published with QoS 1 (not retained),
     /// removed from the spool after the PUBACK.
     public func enqueueEvent(topic: String, payload: [UInt8]) {
-        let item = Item(klass: .event, counter: Outbox.counterName(forTopic: topic), topic: topic, payload: payload,
+        var item = Item(klass: .event, counter: "", topic: topic, payload: payload,
                         qos: 1, retain: false, enqueuedNanos: MonotonicClock.nowNanos())
         state.withLock { st in
+            item.counter = counterName(forTopic: topic, st)
             st.stats.topics[item.counter, default: OutboxTopicCounts()].produced += 1
             st.incomingEvents.append(item)
             st.eventBytes += item.bytes
@@ -258,9 +288,10 @@ public final class Outbox: Sendable {
 
     /// Queues the newest value of a state topic (replacing an older one still waiting).
     public func enqueueState(topic: String, payload: [UInt8], qos: Int = 1, retain: Bool = true) {
-        let item = Item(klass: .state, counter: Outbox.counterName(forTopic: topic), topic: topic, payload: payload,
+        var item = Item(klass: .state, counter: "", topic: topic, payload: payload,
                         qos: qos, retain: retain, enqueuedNanos: MonotonicClock.nowNanos())
         state.withLock { st in
+            item.counter = counterName(forTopic: topic, st)
             st.stats.topics[item.counter, default: OutboxTopicCounts()].produced += 1
             if st.states[topic] != nil {
                 // Superseded, not lost: the newer value carries the state. Counted as acknowledged-

@@ -20,8 +20,11 @@ public enum OutboxDropReason: String, Sendable, CaseIterable, Comparable {
     case expired
     /// libmosquitto refused it for good (invalid topic, payload too large, QoS not supported).
     case refused
-    /// A QoS 0 batch handed to libmosquitto but not yet written when the connection died
-    /// (libmosquitto discards those on reconnect).
+    /// Handed to libmosquitto and then lost with its connection: a QoS 0 batch not yet written when
+    /// the connection died (libmosquitto discards those on reconnect), or a stream batch of any QoS
+    /// still unacknowledged on a client that was replaced (failover, broker changed by a reload).
+    /// QoS ≥ 1 batches in flight across an ordinary reconnect are *not* dropped: libmosquitto sends
+    /// them again (see `OutboxStatistics.retransmitted`).
     case connectionLost = "connection_lost"
     /// Still queued when the agent stopped (streams and state only; events stay in the spool).
     case shutdown

@@ -34,6 +34,11 @@ public struct OutboxStatistics: Sendable, Equatable {
     public var unacknowledgedEvents = 0
     /// Messages handed to libmosquitto, not yet confirmed.
     public var inflight = 0
+    /// QoS ≥ 1 messages that were in flight (handed over, no PUBACK yet) when a connection died.
+    /// They stay tracked: libmosquitto sends them again after the reconnect, and each ends as
+    /// acknowledged — or, if the client is replaced or stopped first, as dropped
+    /// (`connection_lost` / `shutdown`).
+    public var retransmitted = 0
     /// The last publish or spool error, if any.
     public var lastError: String?
 

@@ -1,6 +1,6 @@
 extension MQTTSettings {
     static let keys = ["broker", "client_id", "keepalive", "topic_prefix", "username", "password", "password_file", "tls", "protocol",
-                       "fallback_brokers", "failover_after_s"]
+                       "fallback_brokers", "failover_after_s", "reconnect_max_s"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -27,6 +27,8 @@ extension MQTTSettings {
         fallbackBrokers = reader.stringList(section, "fallback_brokers", MQTTSettings.problem(withBroker:))
         failoverAfterSeconds = reader.double(section, "failover_after_s", default: failoverAfterSeconds, unit: "s",
                                              allowed: "1 ≤ failover_after_s ≤ 3600") { $0 >= 1 && $0 <= 3600 }
+        reconnectMaxSeconds = reader.double(section, "reconnect_max_s", default: reconnectMaxSeconds, unit: "s",
+                                            allowed: "1 ≤ reconnect_max_s ≤ 3600") { $0 >= 1 && $0 <= 3600 }
     }
 
     /// Why `url` is not a usable broker URL, or `nil`.
