@@ -691,26 +691,3 @@ extension TopicLayout {
         do { try validatePublishTopic(topic); return true } catch { return false }
     }
 }
-
-/// Reads a secret from a file (e.g. a systemd credential), without its trailing newline.
-enum PasswordFile {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
-    static func read(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw Failure(description: "mqtt.password_file: cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
-        while let last = bytes.last, last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
