@@ -176,8 +176,11 @@ struct RecordingQueryTests {
             (#"{"from":1764460800,"to":1764464400,"mode":"samples","page_size":1001}"#, "page_size", "1000"),
             (#"{"from":1764460800,"to":1764464400,"page":-1}"#, "page", "0"),
             (#"{"from":1764460800,"to":1764464400,"page":1e300}"#, "page", "0"),
+            (#"{"from":1764460800,"to":1764464400,"page":true}"#, "page", "0"),
+            (#"{"from":1764460800,"to":1764464400,"page_size":2.5}"#, "page_size", "1000"),
             (#"{"to":1764464400}"#, "from", "required"),
             (#"{"from":"noon","to":1764464400}"#, "from", "ISO 8601"),
+            (#"{"from":true,"to":1764464400}"#, "from", "ISO 8601"),
             (#"{"from":1764460800,"to":1764400000}"#, "to", "after"),
             (#"{"from":1764460800,"to":1764464400,"colour":"red"}"#, "colour", "unknown"),
         ]

@@ -102,9 +102,17 @@ struct HistoryQuery: Equatable {
         return .success(q)
     }
 
+    /// JSON `true`/`false`: a Swift `Bool` on Darwin, an `NSNumber` of type "c" (`__NSCFBoolean`)
+    /// from Linux Foundation's parser, which `as? Int` would otherwise take as 1 / 0.
+    private static func isBoolean(_ value: Any) -> Bool {
+        if type(of: value) == Bool.self { return true }
+        guard let n = value as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
     /// A JSON integer (not a Boolean, not a fraction).
     private static func integer(_ value: Any) -> Int? {
-        if type(of: value) == Bool.self { return nil }
+        if isBoolean(value) { return nil }
         guard let n = value as? NSNumber else { return nil }
         let d = n.doubleValue
         guard d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return nil }
@@ -112,7 +120,7 @@ struct HistoryQuery: Equatable {
     }
 
     private static func time(_ value: Any) -> Double? {
-        if type(of: value) == Bool.self { return nil }
+        if isBoolean(value) { return nil }
         if let n = value as? NSNumber {
             let d = n.doubleValue
             return d.isFinite && d >= 0 ? d : nil
