@@ -159,7 +159,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
             let now = MonotonicClock.nowNanos()
             if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
-            if publisher.ended == .endOfStream { return "end of recording" }
+            if publisher.ended == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
             synthetic?.emitDue(now: now, into: outbox)
@@ -197,12 +197,27 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    private static let endOfRecording = "end of recording"
+    /// How long the end of a replay may wait for the outbox to empty before the normal stop.
+    private static let endOfRecordingDrainLimit = Duration.seconds(120)
+
     private var statsIntervalNanos: UInt64 { UInt64(configuration.process.statsIntervalSeconds * 1e9) }
 
     /// Graceful stop, bounded by `process.stop_timeout_s`: stop sampling (partial batches flushed),
     /// deliver what the outbox holds, keep unacknowledged events in the spool, announce `offline`,
     /// disconnect.
+    ///
+    /// At the end of a replayed recording nobody asked to stop, and a replay is lossless: the outbox
+    /// is first drained without the stop deadline (bounded by `endOfRecordingDrainLimit` instead), so
+    /// a loaded machine or a slow broker cannot cut the recording's tail off.
     private func stop(reason: String) -> Int32 {
+        if reason == Self.endOfRecording {
+            activity?.stop()
+            service.stop()
+            if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
+                log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
+            }
+        }
         let budget = configuration.process.stopTimeoutSeconds
         let t0 = MonotonicClock.nowNanos()
         func remaining(_ fraction: Double) -> Duration {
@@ -369,7 +384,9 @@ public final class AgentRunner: @unchecked Sendable {
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
-        let r = try svc.start()
+        // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
+        // otherwise run ahead of activity detection and the advisors.
+        let r = try svc.start(holdingDelivery: true)
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
@@ -378,6 +395,7 @@ public final class AgentRunner: @unchecked Sendable {
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
+        svc.beginDelivery()
         pipeline = p
         report = r
         announce(c)

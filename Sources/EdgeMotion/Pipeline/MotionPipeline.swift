@@ -40,6 +40,9 @@ public final class MotionPipeline: Sendable {
     private let sourceHealth = Atomic<Int>(0)
     private let lastSourceError = Mutex<(any Error)?>(nil)
     private let doorbell = DispatchSemaphore(value: 0)
+    /// Holds acquisition after `start(holdingDelivery: true)` until `beginDelivery()` or `stop()`.
+    private let deliveryGate = DispatchSemaphore(value: 0)
+    private let deliveryHeld = Atomic<Bool>(false)
     private let endSignal = DispatchSemaphore(value: 0)
     private let state = Mutex<PipelineStartReport?>(nil)
     private let mailbox = ConsumerMailbox()
@@ -59,9 +62,14 @@ public final class MotionPipeline: Sendable {
     public var report: PipelineStartReport? { state.withLock { $0 } }
 
     /// Opens the source and starts both threads. Throws the source's error if it cannot start.
+    ///
+    /// `holdingDelivery: true` opens and configures the source (so the report is known) but reads
+    /// no sample until `beginDelivery()`: a caller that attaches consumers after seeing the report
+    /// (which streams exist, which sensors) loses nothing of a fast, lossless source.
     @discardableResult
-    public func start() throws -> PipelineStartReport {
+    public func start(holdingDelivery: Bool = false) throws -> PipelineStartReport {
         precondition(!running.load(ordering: .acquiring), "MotionPipeline started twice")
+        deliveryHeld.store(holdingDelivery, ordering: .releasing)
         let sourceConfiguration = try source.start(requestedRate: configuration.requestedRate)
         let rate = sourceConfiguration.rate
         var streams: [SensorStream: EffectiveSchedule] = [:]
@@ -82,8 +90,16 @@ public final class MotionPipeline: Sendable {
         case .complementary:
             startProcessing(ComplementaryFilter.self, report: report)
         }
-        acquisitionThread.start { [self] in acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate) }
+        acquisitionThread.start { [self] in
+            if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
+            acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate)
+        }
         return report
+    }
+
+    /// Lets acquisition begin after `start(holdingDelivery: true)`. Idempotent; a no-op otherwise.
+    public func beginDelivery() {
+        if deliveryHeld.exchange(false, ordering: .acquiringAndReleasing) { deliveryGate.signal() }
     }
 
     /// Stops acquisition, lets processing drain the ring and flush partial batches, then joins
@@ -91,6 +107,7 @@ public final class MotionPipeline: Sendable {
     /// already ended). Idempotent.
     public func stop() {
         running.store(false, ordering: .releasing)
+        beginDelivery()
         acquisitionThread.join()
         doorbell.signal()
         processingThread.join()
