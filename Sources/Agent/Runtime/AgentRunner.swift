@@ -33,8 +33,11 @@ public final class AgentRunner: @unchecked Sendable {
     private var pipeline: MotionPipeline!
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
-    /// Answers `query/activity` and `query/pedometer` from the history.
+    /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
+    /// recorder's files.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
+    /// The recorder's files for `query/recordings` (`recorder.enabled`; fixed until restart).
+    private var recordingCatalog: RecordingCatalog?
     /// Newest value per stream for `latest/<stream>` and `query/latest`.
     private let latestSnapshots = Mutex<LatestSnapshots?>(nil)
     private var report: PipelineStartReport?
@@ -105,8 +108,10 @@ public final class AgentRunner: @unchecked Sendable {
 
         homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
                                                  sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
-        extraOutputs = (homeAssistant?.outputs ?? []) + (c.recorder.enabled ? [RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
-            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) })] : [])
+        let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
+            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
+        extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
+        recordingCatalog = recorder.map { r in RecordingCatalog(store: r.store, activeFile: { [weak r] in r?.currentFile }) }
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -347,7 +352,7 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.connectionChanged(state, client: newClient)
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
-        if let a = activity { attachHistoryQueries(a, to: newClient) }
+        attachHistoryQueries(to: newClient, subscribe: true)
         do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
@@ -385,6 +390,7 @@ public final class AgentRunner: @unchecked Sendable {
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        if client != nil { attachHistoryQueries(to: client, subscribe: false) }
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
@@ -416,17 +422,21 @@ public final class AgentRunner: @unchecked Sendable {
                                           outbox: outbox, prefix: topics.prefix)
             a.start()
             activity = a
-            if let client { attachHistoryQueries(a, to: client) }
         } catch {
             log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
             recordError("activity: \(error)")
         }
     }
 
-    private func attachHistoryQueries(_ a: ActivityPublisher, to client: MQTTClient) {
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: .store(a.store))
+    /// (Re)builds the query responder over what runs now: the activity history (if activity runs)
+    /// and the recordings (if the recorder is on); a query for what is off gets an error reply
+    /// saying so. `subscribe` once per client (the client renews subscriptions on reconnection).
+    private func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
+        var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
+        if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source)
         do {
-            try responder.subscribe()
+            if subscribe { try responder.subscribe() }
             historyResponder.withLock { $0 = responder }
         } catch {
             log.error("cannot subscribe to history queries", ["error": "\(error)"])
