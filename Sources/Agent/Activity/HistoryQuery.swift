@@ -1,5 +1,3 @@
-import Foundation
-
 /// A history request received on `<prefix>/query/activity`, `<prefix>/query/pedometer` or
 /// `<prefix>/query/recordings`:
 ///
@@ -43,7 +41,7 @@ struct HistoryQuery: Equatable {
         guard !payload.isEmpty else {
             return .failure(Problem(field: "payload", message: "empty request; send a JSON object such as {\"from\":\"2026-11-30T08:00:00Z\"}"))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+        guard let object = (try? JSONValue.parse(payload))?.members else {
             return .failure(Problem(field: "payload", message: "not a JSON object; send e.g. {\"from\":\"2026-11-30T08:00:00Z\",\"to\":\"2026-11-30T09:00:00Z\"}"))
         }
         var known: Set<String> = ["from", "to", "page", "page_size", "id", "reply_to"]
@@ -53,17 +51,17 @@ struct HistoryQuery: Equatable {
         }
         var q = HistoryQuery(kind: kind, from: 0, to: now, page: 0, pageSize: 100, id: nil, replyTo: nil)
         if let m = object["mode"] {
-            guard let s = m as? String, let mode = Mode(rawValue: s) else {
-                return .failure(Problem(field: "mode", message: "'\(m)' is not a mode; use \"files\" (a summary of each recording file) or \"samples\" (the recorded samples, paged)"))
+            guard let s = m.string, let mode = Mode(rawValue: s) else {
+                return .failure(Problem(field: "mode", message: "'\(m.shortText)' is not a mode; use \"files\" (a summary of each recording file) or \"samples\" (the recorded samples, paged)"))
             }
             q.mode = mode
         }
         if let id = object["id"] {
-            guard let s = id as? String else { return .failure(Problem(field: "id", message: "expected a string")) }
+            guard let s = id.string else { return .failure(Problem(field: "id", message: "expected a string")) }
             q.id = s
         }
         if let r = object["reply_to"] {
-            guard let s = r as? String, !s.isEmpty, !s.contains("+"), !s.contains("#") else {
+            guard let s = r.string, !s.isEmpty, !s.contains("+"), !s.contains("#") else {
                 return .failure(Problem(field: "reply_to", message: "expected a topic name without wildcards"))
             }
             q.replyTo = s
@@ -72,12 +70,12 @@ struct HistoryQuery: Equatable {
             return .failure(Problem(field: "from", message: "required: an ISO 8601 UTC time or Unix seconds"))
         }
         guard let from = time(fromValue) else {
-            return .failure(Problem(field: "from", message: "'\(fromValue)' is not an ISO 8601 UTC time (2026-11-30T08:00:00Z) or Unix seconds"))
+            return .failure(Problem(field: "from", message: "'\(fromValue.shortText)' is not an ISO 8601 UTC time (2026-11-30T08:00:00Z) or Unix seconds"))
         }
         q.from = from
         if let toValue = object["to"] {
             guard let to = time(toValue) else {
-                return .failure(Problem(field: "to", message: "'\(toValue)' is not an ISO 8601 UTC time or Unix seconds"))
+                return .failure(Problem(field: "to", message: "'\(toValue.shortText)' is not an ISO 8601 UTC time or Unix seconds"))
             }
             q.to = to
         }
@@ -95,40 +93,22 @@ struct HistoryQuery: Equatable {
         }
         if let s = object["page_size"] {
             guard let n = integer(s), (1...maximumPageSize).contains(n) else {
-                return .failure(Problem(field: "page_size", message: "'\(s)' is not allowed: expected an integer from 1 to \(maximumPageSize) (at most \(maximumPageSize) items per page; ask for the following ones with \"page\")"))
+                return .failure(Problem(field: "page_size", message: "'\(s.shortText)' is not allowed: expected an integer from 1 to \(maximumPageSize) (at most \(maximumPageSize) items per page; ask for the following ones with \"page\")"))
             }
             q.pageSize = n
         }
         return .success(q)
     }
 
-    /// JSON `true`/`false`: a Swift `Bool` on Darwin, an `NSNumber` of type "c" (`__NSCFBoolean`)
-    /// from Linux Foundation's parser, which `as? Int` would otherwise take as 1 / 0.
-    private static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        guard let n = value as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c"
-    }
-
     /// A JSON integer (not a Boolean, not a fraction).
-    private static func integer(_ value: Any) -> Int? {
-        if isBoolean(value) { return nil }
-        guard let n = value as? NSNumber else { return nil }
-        let d = n.doubleValue
-        guard d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return nil }
+    private static func integer(_ value: JSONValue) -> Int? {
+        guard let d = value.number, d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return nil }
         return Int(d)
     }
 
-    private static func time(_ value: Any) -> Double? {
-        if isBoolean(value) { return nil }
-        if let n = value as? NSNumber {
-            let d = n.doubleValue
-            return d.isFinite && d >= 0 ? d : nil
-        }
-        guard let s = value as? String else { return nil }
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: s) { return d.timeIntervalSince1970 }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: s)?.timeIntervalSince1970
+    /// Unix seconds (a non-negative number) or an RFC 3339 date-time text.
+    private static func time(_ value: JSONValue) -> Double? {
+        if let d = value.number { return d.isFinite && d >= 0 ? d : nil }
+        return value.string.flatMap(RFC3339.parse)
     }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import EdgeMotion
-import Foundation
 import Logging
 import Messaging
 import MotionCore
@@ -235,10 +234,10 @@ final class HistoryQueryResponder: Sendable {
 
     // A malformed request may still carry a usable reply_to / id.
     private func replyToField(_ payload: [UInt8]) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["reply_to"] as? String
+        (try? JSONValue.parse(payload))?.members?["reply_to"]?.string
     }
 
     private func idField(_ payload: [UInt8]) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["id"] as? String
+        (try? JSONValue.parse(payload))?.members?["id"]?.string
     }
 }
