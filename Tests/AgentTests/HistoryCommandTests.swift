@@ -44,7 +44,7 @@ struct HistoryCommandTests {
         #expect(json["to"] as? String == "2025-11-30T00:30:00.500Z")
         let items = try #require(json["activities"] as? [[String: Any]])
         #expect(items.count == 2 && json["next_page"] as? Int == 1)
-        #expect(items.first?["start"] as? String == "2025-11-30T00:00:00.000Z" && items.first?["walking"] as? Bool == true)
+        #expect(items.first?["start_utc"] as? Double == t0 && items.first?["activity"] as? String == "walking")
         #expect(items.last?["running"] as? Bool == true && items.last?["previous_duration_s"] as? Double == 60.25)
 
         let (_, last) = try run(["activity", "--from", "\(Int(t0))", "--to", "\(Int(t0) + 1800)", "--state-dir", dir,

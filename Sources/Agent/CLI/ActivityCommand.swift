@@ -48,21 +48,8 @@ struct ActivityCommand: Command {
                 if let next = page.nextPage { w.value(next) } else { w.null() }
                 w.key("activities")
                 w.beginArray()
-                for r in page.items {
-                    let a = r.activity
-                    w.beginObject()
-                    w.field("start", HistoryQueryOptions.iso(r.start))
-                    w.field("start_unix", r.start, fractionDigits: 3)
-                    w.field("stationary", a.stationary)
-                    w.field("walking", a.walking)
-                    w.field("running", a.running)
-                    w.field("cycling", a.cycling)
-                    w.field("automotive", a.automotive)
-                    w.field("unknown", a.unknown)
-                    w.field("confidence", a.confidence.name)
-                    w.field("previous_duration_s", a.previousDuration, fractionDigits: 3)
-                    w.endObject()
-                }
+                // Each item is the `activity` topic's payload (same fields as over MQTT).
+                for r in page.items { ActivityPayload.write(r.activity, startUTC: r.start, into: &w) }
                 w.endArray()
                 w.endObject()
                 print(String(decoding: w.buffer, as: UTF8.self))

@@ -47,22 +47,14 @@ struct StepsCommand: Command {
                 w.field("from", HistoryQueryOptions.iso(options.from))
                 w.field("to", HistoryQueryOptions.iso(options.to))
                 w.key("total")
-                Self.writeTotals(steps: total.steps, distance: total.distance, up: total.floorsAscended, down: total.floorsDescended, into: &w)
+                ActivityPayload.write(total, into: &w)
                 w.field("page", page.page)
                 w.key("next_page")
                 if let next = page.nextPage { w.value(next) } else { w.null() }
                 w.key("intervals")
                 w.beginArray()
-                for r in page.items {
-                    w.beginObject()
-                    w.field("start", HistoryQueryOptions.iso(r.start))
-                    w.field("end", HistoryQueryOptions.iso(r.end))
-                    w.field("steps", r.steps)
-                    w.field("distance_m", r.distance, fractionDigits: 3)
-                    if let f = r.floorsAscended { w.field("floors_ascended", f) }
-                    if let f = r.floorsDescended { w.field("floors_descended", f) }
-                    w.endObject()
-                }
+                // Each interval is the history reply's pedometer item (same fields as over MQTT).
+                for r in page.items { ActivityPayload.write(r, into: &w) }
                 w.endArray()
                 w.endObject()
                 print(String(decoding: w.buffer, as: UTF8.self))
@@ -108,14 +100,5 @@ struct StepsCommand: Command {
             print(String(decoding: w.buffer, as: UTF8.self))
         }
         return 0
-    }
-
-    private static func writeTotals(steps: Int, distance: Double, up: Int?, down: Int?, into w: inout JSONWriter) {
-        w.beginObject()
-        w.field("steps", steps)
-        w.field("distance_m", distance, fractionDigits: 3)
-        if let up { w.field("floors_ascended", up) }
-        if let down { w.field("floors_descended", down) }
-        w.endObject()
     }
 }
