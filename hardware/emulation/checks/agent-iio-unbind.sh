@@ -23,7 +23,8 @@ cleanup() {
 }
 trap cleanup EXIT
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-# wait_for SECONDS DESCRIPTION COMMAND...: polls every 0.2 s; fails the check on timeout.
+# wait_for SECONDS DESCRIPTION COMMAND...: runs COMMAND every 0.2 s until it succeeds; fails the
+# check on timeout. (COMMAND is re-run each time: pass functions, not "$(…)" values.)
 wait_for() {
   local limit=$1 what=$2; shift 2
   local end=$(( $(now_ms) + limit * 1000 ))
@@ -39,10 +40,13 @@ wait_for() {
 }
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
 acc_count() { count "^$P/sensor/accelerometer " /tmp/fault-sub.txt; }
+acc_at_least() { [ "$(acc_count)" -ge "$1" ]; }
+failed_attempts_at_least() { [ "$(count 'source re-open failed' /tmp/fault-agent.log)" -ge "$1" ]; }
+broker_up() { mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null; }
 
 mosquitto -p $PORT >/tmp/fault-broker.log 2>&1 &
 broker=$!
-wait_for 30 "the broker" mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1
+wait_for 30 "the broker" broker_up
 mosquitto_sub -h 127.0.0.1 -p $PORT -t "$P/#" -v >/tmp/fault-sub.txt 2>/dev/null &
 sub=$!
 state=$(mktemp -d /tmp/fault-state.XXXXXX)
@@ -58,11 +62,12 @@ streams:
   gyroscope: { enabled: false }
   magnetometer: { enabled: false }
   motion: { enabled: false }
+activity: { enabled: false }
 state_directory: $state
 YAML
 "$BIN/edgemotion" run --config /tmp/fault.yaml --broker mqtt://127.0.0.1:$PORT >/tmp/fault-agent.log 2>&1 &
 agent=$!
-wait_for 60 "accelerometer batches before the fault" test "$(acc_count)" -ge 5
+wait_for 60 "accelerometer batches before the fault" acc_at_least 5
 
 t_unbind=$(now_ms)
 echo "$CLIENT" > "$DRIVER/unbind" || { echo "FAIL: cannot unbind $CLIENT"; exit 1; }
@@ -70,13 +75,13 @@ wait_for 30 "health degraded" grep -q "^$P/health .*\"status\":\"degraded\"" /tm
 t_degraded=$(now_ms)
 wait_for 30 "events/status sourceFailed" grep -q "^$P/events/status .*sourceFailed" /tmp/fault-sub.txt
 # The retry loop: at least two re-open attempts fail while the device is away.
-wait_for 30 "two failed re-open attempts in the agent log" test "$(count 'source re-open failed' /tmp/fault-agent.log)" -ge 2
+wait_for 30 "two failed re-open attempts in the agent log" failed_attempts_at_least 2
 before=$(acc_count)
 
 t_bind=$(now_ms)
 echo "$CLIENT" > "$DRIVER/bind" || { echo "FAIL: cannot bind $CLIENT again"; exit 1; }
 wait_for 30 "events/status sourceRecovered" grep -q "^$P/events/status .*sourceRecovered" /tmp/fault-sub.txt
-wait_for 30 "accelerometer batches after the rebind" test "$(acc_count)" -ge $((before + 5))
+wait_for 30 "accelerometer batches after the rebind" acc_at_least $((before + 5))
 t_resumed=$(now_ms)
 kill -0 "$agent" 2>/dev/null || { echo "FAIL: the agent process is gone"; cat /tmp/fault-agent.log; exit 1; }
 wait_for 30 "health ok again" sh -c "grep '^$P/health ' /tmp/fault-sub.txt | tail -1 | grep -q '\"status\":\"ok\"'"
