@@ -290,8 +290,10 @@ public final class MotionPipeline: Sendable {
     /// Logs and announces source failures and recoveries, and each re-open attempt once. Runs on
     /// the processing thread, so the acquisition thread never logs.
     private func reportSourceHealth(_ consumers: [RuntimeConsumer], loggedAttempt: inout Int, failedAt: inout UInt64) {
+        let health = sourceHealth.load(ordering: .acquiring)
+        guard health != 0 else { return }                    // the common case: nothing to do, nothing touched
         let name = state.withLock { $0?.source.name } ?? "source"
-        switch sourceHealth.load(ordering: .acquiring) {
+        switch health {
         case 1:
             sourceHealth.store(2, ordering: .releasing)
             failedAt = MonotonicClock.nowNanos()
