@@ -55,5 +55,45 @@ extension VMTests {
             }
             #expect(got[0].timestampNanos < got[1].timestampNanos && got[1].timestampNanos < got[2].timestampNanos)
         }
+
+        /// Woken by data-ready edges: nothing is read before `watermark` edges arrived; then the
+        /// newest frame carries the last edge's kernel timestamp and the older ones go back by the period.
+        @Test func withADataReadyLineTheBurstWaitsForWatermarkEdgesAndItsNewestFrameTakesTheLastEdge() throws {
+            VMFixtures.pull(up: false)
+            let source = I2CIMUSource(bus: VMFixtures.i2cBus, address: 0x68, chip: .mpu6050,
+                                      dataReady: .init(chip: VMFixtures.gpioLabel, line: VMFixtures.gpioLine),
+                                      fifo: FIFOOptions(watermark: 3))
+            let config = try source.start(requestedRate: 50)
+            defer {
+                source.stop()
+                try? VMFixtures.poke(0x68, 0x72, [0, 0])
+                try? VMFixtures.poke(0x68, 0x74, [0, 0x68] + [UInt8](repeating: 0, count: 34))
+            }
+            #expect(config.timing == .fifoBurst)
+            let check = try I2CBus(number: VMFixtures.i2cBus)
+            #expect(try check.readByte(address: 0x68, register: I2CRegister(0x38, "INT_ENABLE"), force: true) == 0x11)
+            var data = [UInt8](repeating: 0, count: 36)
+            data[1] = 0x68
+            try VMFixtures.poke(0x68, 0x3A, [0])
+            try VMFixtures.poke(0x68, 0x74, data)
+            try VMFixtures.poke(0x68, 0x72, [0x00, 36])         // three frames
+            let out = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 8)
+            defer { out.deallocate() }
+            var before: UInt64 = 0, after: UInt64 = 0
+            for k in 0..<3 {
+                before = MonotonicClock.nowNanos()
+                VMFixtures.pull(up: true)
+                after = MonotonicClock.nowNanos()
+                VMFixtures.pull(up: false)
+                let r = try source.read(into: out, timeout: .seconds(1))
+                if k < 2 { #expect(r == .timeout, "edge \(k + 1) of 3: nothing is read before the watermark") }
+                else { #expect(r == .samples(3)) }
+            }
+            let newest = out[2].timestampNanos
+            #expect(newest >= before && newest <= after + 5_000_000, "newest frame not stamped with the third edge")
+            #expect(out[2].timestampNanos - out[1].timestampNanos == 20_000_000)   // 50 Hz, the first burst uses the nominal period
+            #expect(out[1].timestampNanos - out[0].timestampNanos == 20_000_000)
+            #expect((0..<3).allSatisfy { out[$0].flags.contains(.hardwareTimestamp) && out[$0].sequence == UInt64($0) })
+        }
     }
 }
