@@ -227,6 +227,7 @@ public final class MotionPipeline: Sendable {
                 // Reported once per failure episode (not per read); retried until it works or we stop.
                 counters.sourceErrors.wrappingAdd(1, ordering: .relaxed)
                 lastSourceError.withLock { $0 = error }
+                retryState.withLock { $0.nextDelaySeconds = backoff.current }   // before the report reads it
                 let health = sourceHealth.load(ordering: .relaxed)
                 if health == 0 || health == 3 {
                     sourceHealth.store(1, ordering: .releasing)
