@@ -61,6 +61,13 @@ public final class AgentRunner: @unchecked Sendable {
     private let commands = Mutex<[MQTTMessage]>([])
     private let lastError = Mutex<(text: String, nanos: UInt64)?>(nil)
     private let healthDirty = Atomic<Bool>(true)
+    /// When the source last failed (monotonic ns), for the recovery event's downtime.
+    private var sourceFailedAt: UInt64?
+    /// Re-open attempts counted when the source last failed.
+    private var retriesAtFailure: UInt64 = 0
+
+    /// Builds the source from `source:` settings; tests swap in sources that fail on purpose.
+    var makeSource: (SourceSettings, String?) throws -> any IMUSource = { try SourceFactory.makeSource($0, configurationFile: $1) }
 
     /// - Parameters:
     ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
@@ -99,7 +106,7 @@ public final class AgentRunner: @unchecked Sendable {
 
         let source: any IMUSource
         do {
-            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
+            source = try makeSource(c.source, c.sourceFile)
         } catch {
             log.error("cannot open the source", ["error": "\(error)"])
             outbox.stop(timeout: .milliseconds(200))
@@ -145,6 +152,7 @@ public final class AgentRunner: @unchecked Sendable {
         var nextLatest = start + 1_000_000_000
         var ready = false
         var lastWatchdogSample: UInt64 = 0
+        var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var disconnectedSince: UInt64?
         while true {
@@ -171,11 +179,13 @@ public final class AgentRunner: @unchecked Sendable {
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
                 log.info("ready: sampling and connected")
             }
-            // Watchdog only while samples actually flow: a stuck pipeline gets restarted by systemd.
+            // Watchdog only while samples flow or a failed source is being re-opened (the retry loop
+            // is progress too): a stuck pipeline gets restarted by systemd.
             if let interval = notifier.watchdogIntervalNanos, now >= nextWatchdog {
                 nextWatchdog = now + interval / 3
-                if stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0 {
+                if (stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0) || stats.sourceRetries != lastWatchdogRetries {
                     lastWatchdogSample = stats.lastSampleNanos
+                    lastWatchdogRetries = stats.sourceRetries
                     notifier.notify("WATCHDOG=1")
                 }
             }
@@ -184,8 +194,7 @@ public final class AgentRunner: @unchecked Sendable {
                 nextLatest = now + UInt64(latestInterval * 1e9)
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
-            let sourceStatus = publisher.takeSourceStatus()
-            if sourceStatus.changed { healthDirty.store(true, ordering: .relaxed) }
+            announceSourceTransitions(stats: stats)
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -443,6 +452,29 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    /// Source failures and recoveries: once each on `events/status` (spooled), the failure also as
+    /// `health`'s `last_error`; `health` is republished (retained) on every change.
+    private func announceSourceTransitions(stats: PipelineStatistics) {
+        let transitions = publisher.takeSourceTransitions()
+        guard !transitions.isEmpty else { return }
+        let name = report?.source.name ?? "source"
+        for t in transitions {
+            var down: Double?
+            if let error = t.error {
+                sourceFailedAt = MonotonicClock.nowNanos()
+                retriesAtFailure = stats.sourceRetries
+                recordError("source \(name): \(error)")
+            } else if let since = sourceFailedAt {
+                down = Double(MonotonicClock.nowNanos() - since) / 1e9
+                sourceFailedAt = nil
+            }
+            let payload = t.payload(source: name, retryMaxSeconds: configuration.source.retryMaxSeconds, downSeconds: down,
+                                    attempts: stats.sourceRetries &- retriesAtFailure)
+            outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
+        }
+        healthDirty.store(true, ordering: .relaxed)
+    }
+
     private func recordError(_ text: String) {
         lastError.withLock { $0 = (text, MonotonicClock.realtimeNanos()) }
         healthDirty.store(true, ordering: .relaxed)
@@ -502,7 +534,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         var newSource: (any IMUSource)?
         if pipelineChanged {
-            do { newSource = try SourceFactory.makeSource(new.source, configurationFile: new.sourceFile) } catch {
+            do { newSource = try makeSource(new.source, new.sourceFile) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
         }
@@ -550,7 +582,7 @@ public final class AgentRunner: @unchecked Sendable {
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
-                if let back = try? SourceFactory.makeSource(old.source, configurationFile: old.sourceFile) {
+                if let back = try? makeSource(old.source, old.sourceFile) {
                     try? startPipeline(source: back, configuration: configuration)
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))
