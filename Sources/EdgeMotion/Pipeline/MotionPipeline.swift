@@ -295,6 +295,8 @@ public final class MotionPipeline: Sendable {
             }
             if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
         }
+        // A recovery (or failure) acquisition recorded after the last wake-up is still reported.
+        reportSourceHealth(processor.consumers, loggedAttempt: &loggedAttempt, failedAt: &failedAt)
         let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
         endReason.withLock { $0 = reason }
         processor.apply(mailbox.close())
@@ -334,12 +336,20 @@ public final class MotionPipeline: Sendable {
             }
         case 3:
             sourceHealth.store(0, ordering: .releasing)
+            if failedAt == 0 {
+                // Failed and recovered between two wake-ups: say both, in order.
+                let error = lastSourceError.withLock { $0 }
+                log.error("source failed", ["source": name, "error": "\(error.map { "\($0)" } ?? "unknown")"])
+                for o in outputs { o.pipeline(sourceStatusChanged: error) }
+                for c in consumers { c.output.pipeline(sourceStatusChanged: error) }
+            }
             let attempts = retryState.withLock { $0.attempt }
             let down = failedAt > 0 ? Double(MonotonicClock.nowNanos() &- failedAt) / 1e9 : 0
             log.notice("source recovered; sampling resumed", ["source": name, "attempts": "\(attempts)",
                                                               "down_s": "\((down * 10).rounded() / 10)"])
             for o in outputs { o.pipeline(sourceStatusChanged: nil) }
             for c in consumers { c.output.pipeline(sourceStatusChanged: nil) }
+            failedAt = 0
         default:
             break
         }
