@@ -8,6 +8,9 @@ public enum SampleTiming: String, Sendable, Hashable {
     case bufferTimestamp = "iio-buffer-timestamp"
     /// Samples are paced by a timer and stamped when read (no interrupt wired).
     case timer
+    /// Samples come from the chip's FIFO in bursts, stamped backwards from the wake-up (a data-ready
+    /// edge or a timer) by the measured sample period (`FIFOTimestamper`).
+    case fifoBurst = "fifo-burst"
     /// Samples come from a recording and carry its times, re-based onto the monotonic clock.
     case recorded
     /// Samples are computed by the simulator on a fixed time grid.

@@ -106,6 +106,6 @@ struct RecordingCommandTests {
         #expect(OptionScanner.duration("20m") == 1200 && OptionScanner.duration("2h") == 7200 && OptionScanner.duration("90") == 90)
         #expect(OptionScanner.duration("-1") == nil && OptionScanner.duration("x") == nil)
         #expect(OptionScanner.utcNanos("2026-11-30T09:15:00Z") == 1_796_030_100_000_000_000)
-        #expect(OptionScanner.isoUTC(1_796_030_100_123_000_000) == "2026-11-30T09:15:00.123Z")
+        #expect(RFC3339.format(unixNanos: 1_796_030_100_123_999_999) == "2026-11-30T09:15:00.123Z")
     }
 }

@@ -95,6 +95,36 @@ struct MotionPipelineTests {
         #expect((out.batches[.accelerometer] ?? []).flatMap { $0 }.count == 400)
     }
 
+    @Test func aSourceThatStaysAwayIsReopenedUntilItWorksAndNoSampleIsLost() throws {
+        let source = ScriptedSource(count: 300, rate: 100, failAt: 100, failedStarts: 3)
+        var config = PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10))
+        config.sourceRetryMaximumSeconds = 0.1     // the cap wins: each attempt waits 0.1 s
+        let output = RecordingOutput()
+        let pipeline = MotionPipeline(source: source, configuration: config, outputs: [output])
+        try pipeline.start()
+        #expect(pipeline.waitUntilEnded(timeout: .seconds(20)))
+        let stats = pipeline.statistics
+        pipeline.stop()
+        // One failure episode, reported once however many attempts it took.
+        #expect(output.statusChanges == [true, false])
+        // First start, three refused re-opens, one that works.
+        #expect(source.starts.load(ordering: .relaxed) == 5)
+        #expect(stats.sourceRetries == 4)
+        #expect(stats.sourceErrors == 4)            // the read failure and three refused starts
+        let seqs = (output.batches[.accelerometer] ?? []).flatMap { $0 }.map(\.sequence)
+        #expect(seqs == (0..<300).map(UInt64.init))
+    }
+
+    @Test func theRetryBackoffDoublesFromHalfASecondUpToItsCapAndResets() {
+        var b = SourceRetryBackoff(maximum: 3)
+        #expect((0..<5).map { _ in b.next() } == [0.5, 1, 2, 3, 3])
+        #expect(b.attempts == 5)
+        b.reset()
+        #expect(b.next() == 0.5)
+        var tiny = SourceRetryBackoff(initial: 0.5, maximum: 0.2)
+        #expect(tiny.next() == 0.2)                  // the cap wins over the initial delay
+    }
+
     @Test func deviceMotionOfALevelDeviceHasGravityDown() throws {
         let source = ScriptedSource(count: 400, rate: 100)
         let out = try run(source, PipelineConfiguration(requestedRate: 100))

@@ -3,26 +3,34 @@ import Sensors
 import Synchronization
 
 /// A deterministic `IMUSource` for pipeline tests: a device lying still and level, producing
-/// `count` samples at `rate` as fast as possible, optionally failing once at sample `failAt`.
+/// `count` samples at `rate` as fast as possible, optionally failing once at sample `failAt` and then
+/// refusing `failedStarts` re-opens (a device that stays away for a while).
 /// (The simulator and replay sources are tested on their own; this isolates the pipeline.)
 final class ScriptedSource: IMUSource, @unchecked Sendable {
     let capabilities: SourceCapabilities
     let count: Int
     let rate: Double
     let failAt: Int?
+    let failedStarts: Int
+    private var refusedStarts = 0
     private var produced = 0
     private var failed = false
     let starts = Atomic<Int>(0)
 
-    init(count: Int, rate: Double, sensors: IMUSample.Contents = .all, failAt: Int? = nil) {
+    init(count: Int, rate: Double, sensors: IMUSample.Contents = .all, failAt: Int? = nil, failedStarts: Int = 0) {
         self.count = count
         self.rate = rate
         self.failAt = failAt
+        self.failedStarts = failedStarts
         capabilities = SourceCapabilities(name: "scripted", sensors: sensors, maximumRate: rate)
     }
 
     func start(requestedRate: Double) throws -> SourceConfiguration {
         starts.wrappingAdd(1, ordering: .relaxed)
+        if failed, refusedStarts < failedStarts {
+            refusedStarts += 1
+            throw SensorError(.notFound, subject: "scripted", detail: "still unplugged (start \(refusedStarts) of \(failedStarts) refused)")
+        }
         return SourceConfiguration(rate: rate, timing: .simulated, lossless: true)
     }
 

@@ -35,6 +35,28 @@ struct SharedPipelineManagerTests {
         service.stop()
     }
 
+    @Test func aHeldStartReadsNothingUntilReleasedSoALateConsumerSeesALosslessSourceFromItsFirstSample() throws {
+        // The agent's order: start (to learn the sensors), attach activity and advisors, then go.
+        // A scripted lossless source runs as fast as possible: unheld, it would be over long
+        // before a consumer attached 100 ms later.
+        let source = ScriptedSource(count: 2000, rate: 200)
+        let service = MotionService(source: source, configuration: PipelineConfiguration(
+            requestedRate: 200, accelerometer: .disabled, gyroscope: .disabled, magnetometer: .disabled, motion: .disabled))
+        let report = try service.start(holdingDelivery: true)
+        #expect(report.source.sensors.contains(.accelerometer))
+        usleep(100_000)
+        #expect(service.pipeline?.statistics.samplesProcessed == 0)
+        let manager = MotionManager(service: service)
+        let received = Received<AccelerometerData>()
+        manager.accelerometerUpdateInterval = 1.0 / 200
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "test.held"), withHandler: received.handler())
+        service.beginDelivery()
+        #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(10)) == true)
+        #expect(eventually { received.values.count == 2000 }, "\(received.values.count) of 2000 samples")
+        manager.stopAccelerometerUpdates()
+        service.stop()
+    }
+
     @Test func thePipelineStopsWhenIdleAndRestartsForTheNextStart() {
         let source = GatedSource(rate: 200, open: true)
         let service = MotionService(source: source, idleTimeout: .milliseconds(100))

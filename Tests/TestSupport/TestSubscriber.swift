@@ -60,6 +60,20 @@ public final class TestSubscriber: @unchecked Sendable {
         }
     }
 
+    /// Waits until at least `count` received messages satisfy `predicate` (e.g. a topic suffix),
+    /// so unrelated traffic (periodic snapshots, the request itself) cannot end the wait early.
+    /// - Returns: the matching messages (possibly fewer than `count` after the timeout).
+    @discardableResult
+    public func waitFor(count: Int, timeout: Duration = .seconds(5), where predicate: (MQTTMessage) -> Bool) -> [MQTTMessage] {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(seconds)
+        lock.lock(); defer { lock.unlock() }
+        while true {
+            let matching = received.filter(predicate)
+            if matching.count >= count || !lock.wait(until: deadline) { return matching }
+        }
+    }
+
     /// Forgets the messages received so far.
     public func clear() {
         lock.lock(); received.removeAll(); lock.unlock()

@@ -1,5 +1,5 @@
 import EdgeMotion
-import Foundation
+import Messaging
 import MotionCore
 
 /// `edgemotion activity`: the stored activity history (`queryActivityStarting(from:to:)`).
@@ -35,25 +35,24 @@ struct ActivityCommand: Command {
                     print(HistoryQueryOptions.iso(r.start).padding(toLength: 28, withPad: " ", startingAt: 0)
                           + (a.flagNames.isEmpty ? "-" : a.flagNames).padding(toLength: 23, withPad: " ", startingAt: 0)
                           + a.confidence.name.padding(toLength: 12, withPad: " ", startingAt: 0)
-                          + String(format: "%.1f", a.previousDuration))
+                          + FixedPoint.string(a.previousDuration, digits: 1))
                 }
                 if let next = page.nextPage { print("(more: --page \(next))") }
             } else {
-                var items: [[String: Any]] = []
-                for r in page.items {
-                    let a = r.activity
-                    items.append([
-                        "start": HistoryQueryOptions.iso(r.start), "start_unix": r.start,
-                        "stationary": a.stationary, "walking": a.walking, "running": a.running, "cycling": a.cycling,
-                        "automotive": a.automotive, "unknown": a.unknown, "confidence": a.confidence.name,
-                        "previous_duration_s": a.previousDuration,
-                    ])
-                }
-                let object: [String: Any] = [
-                    "from": HistoryQueryOptions.iso(options.from), "to": HistoryQueryOptions.iso(options.to),
-                    "page": page.page, "next_page": page.nextPage.map { $0 as Any } ?? NSNull(), "activities": items,
-                ]
-                print(HistoryQueryOptions.json(object))
+                var w = JSONWriter(capacity: 1024 + 256 * page.items.count)
+                w.beginObject()
+                w.field("from", HistoryQueryOptions.iso(options.from))
+                w.field("to", HistoryQueryOptions.iso(options.to))
+                w.field("page", page.page)
+                w.key("next_page")
+                if let next = page.nextPage { w.value(next) } else { w.null() }
+                w.key("activities")
+                w.beginArray()
+                // Each item is the `activity` topic's payload (same fields as over MQTT).
+                for r in page.items { ActivityPayload.write(r.activity, startUTC: r.start, into: &w) }
+                w.endArray()
+                w.endObject()
+                print(String(decoding: w.buffer, as: UTF8.self))
             }
             return 0
         } catch {
@@ -126,9 +125,10 @@ struct HistoryQueryOptions {
         return .success(o)
     }
 
-    /// Parses ISO-8601, Unix seconds, `now` or `-<n>{s,m,h,d}` into UTC seconds since the epoch.
+    /// Parses ISO-8601 (RFC 3339), Unix seconds, `now` or `-<n>{s,m,h,d}` into UTC seconds since
+    /// the epoch.
     static func time(_ text: String) -> Double? {
-        let now = Date().timeIntervalSince1970
+        let now = Double(MonotonicClock.realtimeNanos()) * 1e-9
         if text == "now" { return now }
         if text.hasPrefix("-"), let unit = text.last, let n = Double(text.dropFirst().dropLast()) {
             let scale: Double? = switch unit {
@@ -141,20 +141,9 @@ struct HistoryQueryOptions {
             if let scale { return now - n * scale }
         }
         if let v = Double(text) { return v }
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)?.timeIntervalSince1970
+        return RFC3339.parse(text)
     }
 
-    static func iso(_ t: Double) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date(timeIntervalSince1970: t))
-    }
-
-    static func json(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// `2026-11-30T08:00:00.000Z`.
+    static func iso(_ t: Double) -> String { RFC3339.format(t) }
 }

@@ -34,32 +34,24 @@ struct CalibrateCommand: Command {
             printError("edgemotion calibrate: say what to calibrate: gyro, accel or mag. Run 'edgemotion calibrate --help'.")
             return 64
         }
-        var input: String?
-        var file = "edgemotion-calibration.txt"
-        var sensor = "replay"
-        var dryRun = false, replace = false
+        guard let options = OptionScanner(command: name, arguments: Array(arguments.dropFirst()),
+                                          valued: ["--input", "--file", "--sensor", "--seconds"],
+                                          flagNames: ["--dry-run", "--replace"], usage: usage) else { return 64 }
+        guard options.positional.isEmpty else {
+            printError("edgemotion calibrate: unexpected argument '\(options.positional[0])'. Run 'edgemotion calibrate --help'.")
+            return 64
+        }
+        let input = options["--input"]
+        let file = options["--file"] ?? "edgemotion-calibration.txt"
+        let sensor = options["--sensor"] ?? "replay"
+        let dryRun = options.flags.contains("--dry-run"), replace = options.flags.contains("--replace")
         var seconds = Double.infinity
-        var i = 1
-        while i < arguments.count {
-            let a = arguments[i]
-            func value() -> String? { i += 1; return i < arguments.count ? arguments[i] : nil }
-            switch a {
-            case "--input": input = value()
-            case "--file": file = value() ?? file
-            case "--sensor": sensor = value() ?? sensor
-            case "--seconds":
-                guard let s = Double(value() ?? ""), s > 0 else {
-                    printError("edgemotion calibrate: --seconds needs a positive number.")
-                    return 64
-                }
-                seconds = s
-            case "--dry-run": dryRun = true
-            case "--replace": replace = true
-            default:
-                printError("edgemotion calibrate: unknown option '\(a)'. Run 'edgemotion calibrate --help'.")
+        if let text = options["--seconds"] {
+            guard let s = Double(text), s > 0 else {
+                printError("edgemotion calibrate: --seconds needs a positive number.")
                 return 64
             }
-            i += 1
+            seconds = s
         }
         guard let input else {
             printError("edgemotion calibrate: --input RECORDING is required (live calibration runs through the agent).")
@@ -74,7 +66,14 @@ struct CalibrateCommand: Command {
 
         // The existing file, if any, must be intact to be updated.
         var calibration = SensorCalibration.none
-        if let text = readTextFile(file) {
+        var existing: String?
+        do throws(FileReadError) { existing = try WholeFile.text(atPath: file) } catch where error.isMissing {
+            existing = nil
+        } catch {
+            printError("edgemotion calibrate: cannot read \(file): \(error).")
+            return 66
+        }
+        if let text = existing {
             do { calibration = try CalibrationFile.decode(text, expectedSensor: sensor, source: file) } catch {
                 if !replace {
                     printError("edgemotion calibrate: \(error). Use --replace to start a new file.")
@@ -153,19 +152,6 @@ struct CalibrateCommand: Command {
     }
 }
 
-/// Reads a whole text file; `nil` when it does not exist or cannot be read.
-func readTextFile(_ path: String) -> String? {
-    guard let f = fopen(path, "r") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
 
 /// Writes to `path.tmp` and renames it over `path`, so readers never see half a file.
 func writeTextFileAtomically(_ text: String, to path: String) -> Bool {

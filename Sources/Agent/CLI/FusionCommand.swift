@@ -29,32 +29,17 @@ struct FusionCommand: Command {
         """
 
     func run(arguments: [String]) -> Int32 {
-        var input: String?
-        var output: String?
-        var mode = "9d"
-        var configPath: String?
-        var filterName = "robust"
-        var repeats = 1
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            func value() -> String? {
-                i += 1
-                return i < arguments.count ? arguments[i] : nil
-            }
-            switch a {
-            case "--input": input = value()
-            case "--output": output = value()
-            case "--mode": mode = value() ?? ""
-            case "--config": configPath = value()
-            case "--filter": filterName = value() ?? ""
-            case "--repeat": repeats = Int(value() ?? "") ?? 0
-            default:
-                printError("edgemotion fusion: unknown option '\(a)'. Run 'edgemotion fusion --help'.")
-                return 64
-            }
-            i += 1
+        guard let options = OptionScanner(command: name, arguments: arguments,
+                                          valued: ["--input", "--output", "--mode", "--config", "--filter", "--repeat"],
+                                          usage: usage) else { return 64 }
+        guard options.positional.isEmpty else {
+            printError("edgemotion fusion: unexpected argument '\(options.positional[0])'. Run 'edgemotion fusion --help'.")
+            return 64
         }
+        let input = options["--input"], output = options["--output"], configPath = options["--config"]
+        let mode = options["--mode"] ?? "9d"
+        let filterName = options["--filter"] ?? "robust"
+        let repeats = options["--repeat"].map { Int($0) ?? 0 } ?? 1
         guard let input, let output else {
             printError("edgemotion fusion: --input and --output are required. Run 'edgemotion fusion --help'.")
             return 64

@@ -105,17 +105,4 @@ struct OptionScanner {
         guard whole != -1 || (d[0] == 1969) else { return nil }
         return Int64(whole) * 1_000_000_000 + Int64(clock[2] * 1e9)
     }
-
-    /// `2026-11-30T09:15:00.123Z`.
-    static func isoUTC(_ nanos: Int64) -> String {
-        var t = time_t(nanos / 1_000_000_000)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(Int64(parts.tm_year) + 1900, 4))-\(pad(Int64(parts.tm_mon) + 1, 2))-\(pad(Int64(parts.tm_mday), 2))T"
-            + "\(pad(Int64(parts.tm_hour), 2)):\(pad(Int64(parts.tm_min), 2)):\(pad(Int64(parts.tm_sec), 2)).\(pad((nanos / 1_000_000) % 1000, 3))Z"
-    }
 }

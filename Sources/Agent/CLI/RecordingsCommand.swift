@@ -66,8 +66,8 @@ struct RecordingsCommand: Command {
         print("file\tfirst_utc\tlast_utc\tduration_s\tsamples\trate_hz\tbytes\tstatus")
         var total = 0
         for f in files {
-            let first = f.firstUTCNanos.map(OptionScanner.isoUTC) ?? "-"
-            let last = f.lastUTCNanos.map(OptionScanner.isoUTC) ?? "-"
+            let first = f.firstUTCNanos.map { RFC3339.format(unixNanos: $0) } ?? "-"
+            let last = f.lastUTCNanos.map { RFC3339.format(unixNanos: $0) } ?? "-"
             let seconds = f.firstUTCNanos.flatMap { a in f.lastUTCNanos.map { format2(Double($0 - a) * 1e-9) } } ?? "0"
             print("\(f.name)\t\(first)\t\(last)\t\(seconds)\t\(f.samples)\t\(f.rateHz.map(format2) ?? "-")\t\(f.bytes)\t\(f.tornTail ? "torn tail" : "ok")")
             total += f.bytes

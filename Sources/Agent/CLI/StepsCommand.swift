@@ -1,5 +1,5 @@
 import EdgeMotion
-import Foundation
+import Messaging
 import MotionCore
 import Sensors
 
@@ -32,30 +32,32 @@ struct StepsCommand: Command {
             let total = try store.pedometerTotals(from: options.from, to: options.to)
             let page = try store.pedometer(from: options.from, to: options.to, page: options.page, pageSize: options.pageSize)
             if options.format == "table" {
-                print("total: \(total.steps) steps, \(String(format: "%.1f", total.distance)) m"
+                print("total: \(total.steps) steps, \(FixedPoint.string(total.distance, digits: 1)) m"
                       + (total.floorsAscended.map { ", floors up \($0)" } ?? "") + (total.floorsDescended.map { ", down \($0)" } ?? ""))
                 print("start (UTC)                 end (UTC)                   steps   distance (m)")
                 for r in page.items {
                     print(HistoryQueryOptions.iso(r.start).padding(toLength: 28, withPad: " ", startingAt: 0)
                           + HistoryQueryOptions.iso(r.end).padding(toLength: 28, withPad: " ", startingAt: 0)
-                          + String(r.steps).padding(toLength: 8, withPad: " ", startingAt: 0) + String(format: "%.1f", r.distance))
+                          + String(r.steps).padding(toLength: 8, withPad: " ", startingAt: 0) + FixedPoint.string(r.distance, digits: 1))
                 }
                 if let next = page.nextPage { print("(more: --page \(next))") }
             } else {
-                let items: [[String: Any]] = page.items.map { r in
-                    var d: [String: Any] = ["start": HistoryQueryOptions.iso(r.start), "end": HistoryQueryOptions.iso(r.end),
-                                            "steps": r.steps, "distance_m": r.distance]
-                    if let f = r.floorsAscended { d["floors_ascended"] = f }
-                    if let f = r.floorsDescended { d["floors_descended"] = f }
-                    return d
-                }
-                var totals: [String: Any] = ["steps": total.steps, "distance_m": total.distance]
-                if let f = total.floorsAscended { totals["floors_ascended"] = f }
-                if let f = total.floorsDescended { totals["floors_descended"] = f }
-                print(HistoryQueryOptions.json([
-                    "from": HistoryQueryOptions.iso(options.from), "to": HistoryQueryOptions.iso(options.to), "total": totals,
-                    "page": page.page, "next_page": page.nextPage.map { $0 as Any } ?? NSNull(), "intervals": items,
-                ] as [String: Any]))
+                var w = JSONWriter(capacity: 1024 + 256 * page.items.count)
+                w.beginObject()
+                w.field("from", HistoryQueryOptions.iso(options.from))
+                w.field("to", HistoryQueryOptions.iso(options.to))
+                w.key("total")
+                ActivityPayload.write(total, into: &w)
+                w.field("page", page.page)
+                w.key("next_page")
+                if let next = page.nextPage { w.value(next) } else { w.null() }
+                w.key("intervals")
+                w.beginArray()
+                // Each interval is the history reply's pedometer item (same fields as over MQTT).
+                for r in page.items { ActivityPayload.write(r, into: &w) }
+                w.endArray()
+                w.endObject()
+                print(String(decoding: w.buffer, as: UTF8.self))
             }
             return 0
         } catch {
@@ -71,7 +73,7 @@ struct StepsCommand: Command {
             let reader = try RecordingReader(path: input)
             while let row = try reader.next() {
                 if let e = pedometer.update(time: row.time, specificForce: row.specificForce) {
-                    events.append("\(e.kind.name)@\(String(format: "%.2f", e.date))")
+                    events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }
             }
         } catch {
@@ -80,12 +82,22 @@ struct StepsCommand: Command {
         }
         let d = pedometer.data
         if options.format == "table" {
-            print("\(input): \(d.numberOfSteps) steps, \(String(format: "%.1f", d.distance)) m, cadence \(String(format: "%.2f", d.currentCadence)) steps/s, events \(events.joined(separator: " "))")
+            print("\(input): \(d.numberOfSteps) steps, \(FixedPoint.string(d.distance, digits: 1)) m, cadence \(FixedPoint.string(d.currentCadence, digits: 2)) steps/s, events \(events.joined(separator: " "))")
         } else {
-            print(HistoryQueryOptions.json([
-                "input": input, "steps": d.numberOfSteps, "distance_m": d.distance, "cadence_steps_per_s": d.currentCadence,
-                "average_active_pace_s_per_m": d.averageActivePace, "duration_s": d.endDate - d.startDate, "events": events,
-            ] as [String: Any]))
+            var w = JSONWriter(capacity: 1024 + 32 * events.count)
+            w.beginObject()
+            w.field("input", input)
+            w.field("steps", d.numberOfSteps)
+            w.field("distance_m", d.distance, fractionDigits: 3)
+            w.field("cadence_steps_per_s", d.currentCadence, fractionDigits: 3)
+            w.field("average_active_pace_s_per_m", d.averageActivePace, fractionDigits: 3)
+            w.field("duration_s", d.endDate - d.startDate, fractionDigits: 3)
+            w.key("events")
+            w.beginArray()
+            for e in events { w.string(e) }
+            w.endArray()
+            w.endObject()
+            print(String(decoding: w.buffer, as: UTF8.self))
         }
         return 0
     }

@@ -12,11 +12,9 @@ public enum ConfigurationLoader {
     /// file cannot be read, `.syntax` for invalid YAML, `.invalid` listing every wrong key or value.
     public static func load(path: String) throws(ConfigError) -> AgentConfiguration {
         let bytes: [UInt8]
-        switch readFile(path) {
-        case .success(let b): bytes = b
-        case .failure(let reason):
+        do throws(FileReadError) { bytes = try WholeFile.bytes(atPath: path) } catch {
             throw ConfigError(kind: .unreadable, diagnostics: [
-                ConfigDiagnostic(file: path, line: nil, column: nil, keyPath: "", message: "cannot read configuration: " + reason.description)
+                ConfigDiagnostic(file: path, line: nil, column: nil, keyPath: "", message: "cannot read configuration: " + error.description)
             ])
         }
         var config = try decode(YAMLParser.parse(bytes: bytes, fileName: path), fileName: path)
@@ -41,29 +39,5 @@ public enum ConfigurationLoader {
             throw ConfigError(kind: .invalid, diagnostics: sorted)
         }
         return config
-    }
-
-    private struct ReadFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// The whole file's bytes, or the `strerror` text of why it cannot be read.
-    private static func readFile(_ path: String) -> Result<[UInt8], ReadFailure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(ReadFailure(description: String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(ReadFailure(description: String(cString: strerror(errno))))
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 1 << 20 { return .failure(ReadFailure(description: "file is larger than 1 MiB")) }
-        }
-        return .success(bytes)
     }
 }

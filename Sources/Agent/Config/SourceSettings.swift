@@ -16,6 +16,9 @@ public struct SourceSettings: Sendable, Equatable {
     /// `source.data_ready`: GPIO line wired to the sensor's data-ready pin; `nil` means none
     /// (samples are paced by a timer).
     public var dataReady: DataReadySettings?
+    /// `source.retry_max_s`: longest wait between attempts to re-open a failed source (device
+    /// unbound, bus error), seconds; the first attempt waits 0.5 s and each failure doubles it.
+    public var retryMaxSeconds: Double = 10
 
     /// Highest accepted `source.rate`, Hz.
     public static let maximumRate = 10_000.0

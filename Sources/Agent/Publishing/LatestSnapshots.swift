@@ -1,6 +1,5 @@
 import Dispatch
 import EdgeMotion
-import Foundation
 import Logging
 import Messaging
 import MotionCore
@@ -51,11 +50,11 @@ final class LatestSnapshots: Sendable {
     /// Answers a `query/latest` request; returns whether the message was one.
     func handle(_ m: MQTTMessage, client: MQTTClient) -> Bool {
         guard m.topic == queryTopic else { return false }
-        let request = (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]
-        let reply = m.responseTopic ?? (request["reply_to"] as? String) ?? queryTopic + "/response"
+        let request = (try? JSONValue.parse(m.payload))?.members ?? [:]
+        let reply = m.responseTopic ?? request["reply_to"]?.string ?? queryTopic + "/response"
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        if let id = request["id"] as? String { w.field("id", id) }
+        if let id = request["id"]?.string { w.field("id", id) }
         w.field("query", "latest" as StaticString)
         for name in ["accelerometer", "gyroscope", "magnetometer", "motion"] {
             w.key(Self.key(name))

@@ -36,6 +36,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private var sequences: [UInt64] = [0, 0, 0, 0]
     private let endReason = Mutex<PipelineEnd?>(nil)
     private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
+    /// Source failures and recoveries not yet announced on `events/status` (oldest first, bounded).
+    private let sourceTransitions = Mutex<[SourceTransition]>([])
     /// Lossless source (recording replayed as fast as possible): wait for outbox room instead of
     /// dropping.
     private let lossless = Atomic<Bool>(false)
@@ -99,7 +101,18 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(sourceStatusChanged error: (any Error)?) {
-        sourceError.withLock { $0 = (error != nil, error.map { "\($0)" }, true) }
+        let text = error.map { "\($0)" }
+        sourceError.withLock { $0 = (error != nil, text, true) }
+        let transition = SourceTransition(error: text, realtimeNanos: MonotonicClock.realtimeNanos())
+        sourceTransitions.withLock { q in
+            if q.count >= 16 { q.removeFirst() }
+            q.append(transition)
+        }
+    }
+
+    /// The source failures (`error` set) and recoveries since the last call, oldest first.
+    func takeSourceTransitions() -> [SourceTransition] {
+        sourceTransitions.withLock { q in defer { q.removeAll() }; return q }
     }
 
     func pipeline(didEnd reason: PipelineEnd) {

@@ -35,6 +35,7 @@ enum StatsPayload {
         w.field("ring_drops", s.ringDrops)
         w.field("source_gaps", s.sourceGaps)
         w.field("source_errors", s.sourceErrors)
+        w.field("source_retries", s.sourceRetries)
         w.field("ring_max_depth", s.maximumRingDepth)
         // Per stream: produced (batches made), published (acknowledged: QoS 0 written, QoS 1 PUBACK),
         // dropped (all reasons). produced = published + dropped + still queued.

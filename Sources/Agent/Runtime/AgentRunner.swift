@@ -33,8 +33,11 @@ public final class AgentRunner: @unchecked Sendable {
     private var pipeline: MotionPipeline!
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
-    /// Answers `query/activity` and `query/pedometer` from the history.
+    /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
+    /// recorder's files.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
+    /// The recorder's files for `query/recordings` (`recorder.enabled`; fixed until restart).
+    private var recordingCatalog: RecordingCatalog?
     /// Newest value per stream for `latest/<stream>` and `query/latest`.
     private let latestSnapshots = Mutex<LatestSnapshots?>(nil)
     private var report: PipelineStartReport?
@@ -58,6 +61,13 @@ public final class AgentRunner: @unchecked Sendable {
     private let commands = Mutex<[MQTTMessage]>([])
     private let lastError = Mutex<(text: String, nanos: UInt64)?>(nil)
     private let healthDirty = Atomic<Bool>(true)
+    /// When the source last failed (monotonic ns), for the recovery event's downtime.
+    private var sourceFailedAt: UInt64?
+    /// Re-open attempts counted when the source last failed.
+    private var retriesAtFailure: UInt64 = 0
+
+    /// Builds the source from `source:` settings; tests swap in sources that fail on purpose.
+    var makeSource: (SourceSettings, String?) throws -> any IMUSource = { try SourceFactory.makeSource($0, configurationFile: $1) }
 
     /// - Parameters:
     ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
@@ -96,7 +106,7 @@ public final class AgentRunner: @unchecked Sendable {
 
         let source: any IMUSource
         do {
-            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
+            source = try makeSource(c.source, c.sourceFile)
         } catch {
             log.error("cannot open the source", ["error": "\(error)"])
             outbox.stop(timeout: .milliseconds(200))
@@ -105,8 +115,10 @@ public final class AgentRunner: @unchecked Sendable {
 
         homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
                                                  sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
-        extraOutputs = (homeAssistant?.outputs ?? []) + (c.recorder.enabled ? [RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
-            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) })] : [])
+        let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
+            rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
+        extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
+        recordingCatalog = recorder.map { r in RecordingCatalog(store: r.store, activeFile: { [weak r] in r?.currentFile }) }
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
@@ -140,6 +152,7 @@ public final class AgentRunner: @unchecked Sendable {
         var nextLatest = start + 1_000_000_000
         var ready = false
         var lastWatchdogSample: UInt64 = 0
+        var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var disconnectedSince: UInt64?
         while true {
@@ -154,7 +167,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
             let now = MonotonicClock.nowNanos()
             if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
-            if publisher.ended == .endOfStream { return "end of recording" }
+            if publisher.ended == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
             synthetic?.emitDue(now: now, into: outbox)
@@ -166,11 +179,13 @@ public final class AgentRunner: @unchecked Sendable {
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
                 log.info("ready: sampling and connected")
             }
-            // Watchdog only while samples actually flow: a stuck pipeline gets restarted by systemd.
+            // Watchdog only while samples flow or a failed source is being re-opened (the retry loop
+            // is progress too): a stuck pipeline gets restarted by systemd.
             if let interval = notifier.watchdogIntervalNanos, now >= nextWatchdog {
                 nextWatchdog = now + interval / 3
-                if stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0 {
+                if (stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0) || stats.sourceRetries != lastWatchdogRetries {
                     lastWatchdogSample = stats.lastSampleNanos
+                    lastWatchdogRetries = stats.sourceRetries
                     notifier.notify("WATCHDOG=1")
                 }
             }
@@ -179,8 +194,7 @@ public final class AgentRunner: @unchecked Sendable {
                 nextLatest = now + UInt64(latestInterval * 1e9)
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
-            let sourceStatus = publisher.takeSourceStatus()
-            if sourceStatus.changed { healthDirty.store(true, ordering: .relaxed) }
+            announceSourceTransitions(stats: stats)
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -192,12 +206,27 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    private static let endOfRecording = "end of recording"
+    /// How long the end of a replay may wait for the outbox to empty before the normal stop.
+    private static let endOfRecordingDrainLimit = Duration.seconds(120)
+
     private var statsIntervalNanos: UInt64 { UInt64(configuration.process.statsIntervalSeconds * 1e9) }
 
     /// Graceful stop, bounded by `process.stop_timeout_s`: stop sampling (partial batches flushed),
     /// deliver what the outbox holds, keep unacknowledged events in the spool, announce `offline`,
     /// disconnect.
+    ///
+    /// At the end of a replayed recording nobody asked to stop, and a replay is lossless: the outbox
+    /// is first drained without the stop deadline (bounded by `endOfRecordingDrainLimit` instead), so
+    /// a loaded machine or a slow broker cannot cut the recording's tail off.
     private func stop(reason: String) -> Int32 {
+        if reason == Self.endOfRecording {
+            activity?.stop()
+            service.stop()
+            if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
+                log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
+            }
+        }
         let budget = configuration.process.stopTimeoutSeconds
         let t0 = MonotonicClock.nowNanos()
         func remaining(_ fraction: Double) -> Duration {
@@ -332,7 +361,7 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.connectionChanged(state, client: newClient)
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
-        if let a = activity { attachHistoryQueries(a, to: newClient) }
+        attachHistoryQueries(to: newClient, subscribe: true)
         do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
@@ -364,14 +393,18 @@ public final class AgentRunner: @unchecked Sendable {
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
-        let r = try svc.start()
+        // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
+        // otherwise run ahead of activity detection and the advisors.
+        let r = try svc.start(holdingDelivery: true)
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        if client != nil { attachHistoryQueries(to: client, subscribe: false) }
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
+        svc.beginDelivery()
         pipeline = p
         report = r
         announce(c)
@@ -398,21 +431,48 @@ public final class AgentRunner: @unchecked Sendable {
                                           outbox: outbox, prefix: topics.prefix)
             a.start()
             activity = a
-            if let client { attachHistoryQueries(a, to: client) }
         } catch {
             log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
             recordError("activity: \(error)")
         }
     }
 
-    private func attachHistoryQueries(_ a: ActivityPublisher, to client: MQTTClient) {
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: .store(a.store))
+    /// (Re)builds the query responder over what runs now: the activity history (if activity runs)
+    /// and the recordings (if the recorder is on); a query for what is off gets an error reply
+    /// saying so. `subscribe` once per client (the client renews subscriptions on reconnection).
+    private func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
+        var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
+        if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source)
         do {
-            try responder.subscribe()
+            if subscribe { try responder.subscribe() }
             historyResponder.withLock { $0 = responder }
         } catch {
             log.error("cannot subscribe to history queries", ["error": "\(error)"])
         }
+    }
+
+    /// Source failures and recoveries: once each on `events/status` (spooled), the failure also as
+    /// `health`'s `last_error`; `health` is republished (retained) on every change.
+    private func announceSourceTransitions(stats: PipelineStatistics) {
+        let transitions = publisher.takeSourceTransitions()
+        guard !transitions.isEmpty else { return }
+        let name = report?.source.name ?? "source"
+        for t in transitions {
+            var down: Double?
+            if let error = t.error {
+                sourceFailedAt = MonotonicClock.nowNanos()
+                retriesAtFailure = stats.sourceRetries
+                recordError("source \(name): \(error)")
+            } else if let since = sourceFailedAt {
+                down = Double(MonotonicClock.nowNanos() - since) / 1e9
+                sourceFailedAt = nil
+            }
+            let payload = t.payload(source: name, retryMaxSeconds: configuration.source.retryMaxSeconds, downSeconds: down,
+                                    attempts: stats.sourceRetries &- retriesAtFailure)
+            outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
+        }
+        healthDirty.store(true, ordering: .relaxed)
     }
 
     private func recordError(_ text: String) {
@@ -474,7 +534,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         var newSource: (any IMUSource)?
         if pipelineChanged {
-            do { newSource = try SourceFactory.makeSource(new.source, configurationFile: new.sourceFile) } catch {
+            do { newSource = try makeSource(new.source, new.sourceFile) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
         }
@@ -522,7 +582,7 @@ public final class AgentRunner: @unchecked Sendable {
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
-                if let back = try? SourceFactory.makeSource(old.source, configurationFile: old.sourceFile) {
+                if let back = try? makeSource(old.source, old.sourceFile) {
                     try? startPipeline(source: back, configuration: configuration)
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))
@@ -673,28 +733,5 @@ extension TopicLayout {
     /// Whether `topic` can be published to (no wildcards, no empty levels).
     static func isValidPublishTopic(_ topic: String) -> Bool {
         do { try validatePublishTopic(topic); return true } catch { return false }
-    }
-}
-
-/// Reads a secret from a file (e.g. a systemd credential), without its trailing newline.
-enum PasswordFile {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
-    static func read(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw Failure(description: "mqtt.password_file: cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
-        while let last = bytes.last, last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -28,9 +28,14 @@ enum FusionSetup {
     /// is reported and ignored as a whole — never half-applied.
     static func calibration(_ c: AgentConfiguration, log: Logger) -> (SensorCalibration, String) {
         let path = calibrationPath(c)
-        guard let text = readText(path) else {
+        let text: String
+        do throws(FileReadError) { text = try WholeFile.text(atPath: path) } catch where error.isMissing {
             log.info("no calibration file; fusion uses raw readings and learns the gyro bias online", ["file": path])
             return (.none, "none")
+        } catch {
+            log.error("calibration file unreadable; running uncalibrated", ["file": path, "error": error.description,
+                      "hint": "make it readable by the service user, or remove it"])
+            return (.none, "rejected")
         }
         do {
             let calibration = try CalibrationFile.decode(text, source: path)
@@ -41,19 +46,5 @@ enum FusionSetup {
                       "hint": "re-run 'edgemotion calibrate … --replace --file \(path)'"])
             return (.none, "rejected")
         }
-    }
-
-    private static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -21,5 +21,6 @@ extension PipelineConfiguration {
             referenceFrame: c.fusion.referenceFrame,
             declination: FusionSetup.declination(c.fusion))
         learnsGyroBias = c.fusion.gyroBiasLearning
+        sourceRetryMaximumSeconds = c.source.retryMaxSeconds
     }
 }

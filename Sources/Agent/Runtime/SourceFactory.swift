@@ -40,7 +40,8 @@ enum SourceFactory {
             }
             return I2CIMUSource(bus: s.bus, address: UInt16(s.address), chip: chip,
                                 accelRangeG: Double(s.accelRangeG), gyroRangeDPS: Double(s.gyroRangeDPS), lowpassHz: s.lowPassHz,
-                                dataReady: settings.dataReady.map { DataReadyLine.Configuration(chip: $0.chip, line: $0.line) })
+                                dataReady: settings.dataReady.map { DataReadyLine.Configuration(chip: $0.chip, line: $0.line) },
+                                fifo: s.fifo ? FIFOOptions(watermark: s.fifoWatermark) : nil)
         }
     }
 

@@ -153,10 +153,23 @@ public final class MotionService: Sendable {
     /// Starts the pipeline now and keeps it running until `stop()` (for static outputs).
     @discardableResult
     public func start() throws -> PipelineStartReport {
+        try start(holdingDelivery: false)
+    }
+
+    /// Starts the pipeline like `start()`; with `holdingDelivery: true` no sample is read until
+    /// `beginDelivery()`, so consumers added after looking at the report (the agent's activity
+    /// detection needs to know the source has an accelerometer) see a lossless source from its
+    /// first sample. A pipeline already running is not held.
+    public func start(holdingDelivery: Bool) throws -> PipelineStartReport {
         try lifecycle.sync {
             state.withLock { $0.pinned = true }
-            return try ensurePipeline().report!
+            return try ensurePipeline(holdingDelivery: holdingDelivery).report!
         }
+    }
+
+    /// Releases a pipeline started with `holdingDelivery: true`. Idempotent.
+    public func beginDelivery() {
+        state.withLock { $0.pipeline }?.beginDelivery()
     }
 
     /// Stops the pipeline (waits for both threads). Consumers receive `didEnd(.stopped)`; a
@@ -227,7 +240,7 @@ public final class MotionService: Sendable {
     }
 
     /// Runs on `lifecycle`: the running pipeline, or a new, started one with every consumer.
-    private func ensurePipeline() throws -> MotionPipeline {
+    private func ensurePipeline(holdingDelivery: Bool = false) throws -> MotionPipeline {
         if let p = state.withLock({ $0.pipeline }) { return p }
         let p = MotionPipeline(source: source, configuration: configuration, outputs: staticOutputs)
         // Consumers first: the processing thread applies them before its first drain, so a fast
@@ -236,7 +249,7 @@ public final class MotionService: Sendable {
         for (key, c) in state.withLock({ $0.consumers }) {
             attached[key] = p.addConsumer(c.output, schedule: c.schedule)
         }
-        try p.start()
+        try p.start(holdingDelivery: holdingDelivery)
         state.withLock { s in
             s.pipeline = p
             for (key, id) in attached { s.consumers[key]?.pipelineID = id }

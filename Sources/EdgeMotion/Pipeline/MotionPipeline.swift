@@ -39,7 +39,12 @@ public final class MotionPipeline: Sendable {
     /// (reported), 3 recovered (to report).
     private let sourceHealth = Atomic<Int>(0)
     private let lastSourceError = Mutex<(any Error)?>(nil)
+    /// The newest re-open attempt (acquisition thread writes, processing thread logs it once).
+    private let retryState = Mutex<SourceRetryState>(SourceRetryState())
     private let doorbell = DispatchSemaphore(value: 0)
+    /// Holds acquisition after `start(holdingDelivery: true)` until `beginDelivery()` or `stop()`.
+    private let deliveryGate = DispatchSemaphore(value: 0)
+    private let deliveryHeld = Atomic<Bool>(false)
     private let endSignal = DispatchSemaphore(value: 0)
     private let state = Mutex<PipelineStartReport?>(nil)
     private let mailbox = ConsumerMailbox()
@@ -59,9 +64,14 @@ public final class MotionPipeline: Sendable {
     public var report: PipelineStartReport? { state.withLock { $0 } }
 
     /// Opens the source and starts both threads. Throws the source's error if it cannot start.
+    ///
+    /// `holdingDelivery: true` opens and configures the source (so the report is known) but reads
+    /// no sample until `beginDelivery()`: a caller that attaches consumers after seeing the report
+    /// (which streams exist, which sensors) loses nothing of a fast, lossless source.
     @discardableResult
-    public func start() throws -> PipelineStartReport {
+    public func start(holdingDelivery: Bool = false) throws -> PipelineStartReport {
         precondition(!running.load(ordering: .acquiring), "MotionPipeline started twice")
+        deliveryHeld.store(holdingDelivery, ordering: .releasing)
         let sourceConfiguration = try source.start(requestedRate: configuration.requestedRate)
         let rate = sourceConfiguration.rate
         var streams: [SensorStream: EffectiveSchedule] = [:]
@@ -82,8 +92,16 @@ public final class MotionPipeline: Sendable {
         case .complementary:
             startProcessing(ComplementaryFilter.self, report: report)
         }
-        acquisitionThread.start { [self] in acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate) }
+        acquisitionThread.start { [self] in
+            if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
+            acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate)
+        }
         return report
+    }
+
+    /// Lets acquisition begin after `start(holdingDelivery: true)`. Idempotent; a no-op otherwise.
+    public func beginDelivery() {
+        if deliveryHeld.exchange(false, ordering: .acquiringAndReleasing) { deliveryGate.signal() }
     }
 
     /// Stops acquisition, lets processing drain the ring and flush partial batches, then joins
@@ -91,6 +109,7 @@ public final class MotionPipeline: Sendable {
     /// already ended). Idempotent.
     public func stop() {
         running.store(false, ordering: .releasing)
+        beginDelivery()
         acquisitionThread.join()
         doorbell.signal()
         processingThread.join()
@@ -156,6 +175,7 @@ public final class MotionPipeline: Sendable {
             ringDrops: ring.droppedCount,
             sourceGaps: counters.sequenceGaps.load(ordering: .relaxed),
             sourceErrors: counters.sourceErrors.load(ordering: .relaxed),
+            sourceRetries: counters.sourceRetries.load(ordering: .relaxed),
             lastSampleNanos: counters.lastSampleNanos.load(ordering: .relaxed),
             maximumRingDepth: counters.maximumRingDepth.load(ordering: .relaxed),
             batchesDelivered: counters.batchesDelivered.load(ordering: .relaxed))
@@ -167,14 +187,40 @@ public final class MotionPipeline: Sendable {
         let capacity = max(1, configuration.readBatchSize)
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
-        var backoffSeconds = 0.5
+        var backoff = SourceRetryBackoff(maximum: configuration.sourceRetryMaximumSeconds)
+        var needsStart = false
         loop: while running.load(ordering: .acquiring) {
+            if needsStart {
+                // The source failed (device unbound, bus error): wait, then re-open it; a failed
+                // attempt doubles the wait (capped). The processing thread logs each attempt.
+                let delay = backoff.next()
+                retryState.withLock { $0.nextDelaySeconds = delay }
+                doorbell.signal()
+                var waited = 0.0
+                while waited < delay, running.load(ordering: .acquiring) {
+                    usleep(UInt32(min(0.05, delay - waited) * 1e6))
+                    waited += 0.05
+                }
+                guard running.load(ordering: .acquiring) else { break }
+                counters.sourceRetries.wrappingAdd(1, ordering: .relaxed)
+                do {
+                    _ = try source.start(requestedRate: configuration.requestedRate)
+                    needsStart = false
+                    retryState.withLock { $0.attempt = backoff.attempts; $0.error = nil; $0.nextDelaySeconds = backoff.current }
+                } catch {
+                    counters.sourceErrors.wrappingAdd(1, ordering: .relaxed)
+                    retryState.withLock { $0.attempt = backoff.attempts; $0.error = error; $0.nextDelaySeconds = backoff.current }
+                    source.stop()
+                }
+                doorbell.signal()
+                continue
+            }
             do {
                 switch try source.read(into: buffer, timeout: .milliseconds(100)) {
                 case .samples(let n):
                     if sourceHealth.load(ordering: .relaxed) != 0 {
                         sourceHealth.store(3, ordering: .releasing)
-                        backoffSeconds = 0.5
+                        backoff.reset()
                     }
                     for i in 0..<n {
                         if lossless {
@@ -195,23 +241,17 @@ public final class MotionPipeline: Sendable {
                     break loop
                 }
             } catch {
-                // The source failed (device unbound, bus error): report once, then retry with
-                // capped backoff, re-opening the device, until it works or we are stopped.
+                // Reported once per failure episode (not per read); retried until it works or we stop.
                 counters.sourceErrors.wrappingAdd(1, ordering: .relaxed)
                 lastSourceError.withLock { $0 = error }
-                if sourceHealth.load(ordering: .relaxed) == 0 || sourceHealth.load(ordering: .relaxed) == 3 {
+                retryState.withLock { $0.nextDelaySeconds = backoff.current }   // before the report reads it
+                let health = sourceHealth.load(ordering: .relaxed)
+                if health == 0 || health == 3 {
                     sourceHealth.store(1, ordering: .releasing)
                 }
-                doorbell.signal()
                 source.stop()
-                var waited = 0.0
-                while waited < backoffSeconds, running.load(ordering: .acquiring) {
-                    usleep(50_000)
-                    waited += 0.05
-                }
-                backoffSeconds = min(backoffSeconds * 2, 30)
-                guard running.load(ordering: .acquiring) else { break }
-                _ = try? source.start(requestedRate: configuration.requestedRate)
+                needsStart = true
+                doorbell.signal()
             }
         }
         source.stop()
@@ -233,10 +273,12 @@ public final class MotionPipeline: Sendable {
     private func processingLoop<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>) {
         let outputs = self.outputs
         var seenGeneration: UInt64 = 0
+        var loggedAttempt = 0
+        var failedAt: UInt64 = 0
         while true {
             _ = doorbell.wait(timeout: .now() + .milliseconds(100))
             if let changes = mailbox.take(seen: &seenGeneration) { processor.apply(changes) }
-            reportSourceHealth(processor.consumers)
+            reportSourceHealth(processor.consumers, loggedAttempt: &loggedAttempt, failedAt: &failedAt)
             let depth = ring.count
             if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
                 counters.maximumRingDepth.store(depth, ordering: .relaxed)
@@ -253,6 +295,8 @@ public final class MotionPipeline: Sendable {
             }
             if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
         }
+        // A recovery (or failure) acquisition recorded after the last wake-up is still reported.
+        reportSourceHealth(processor.consumers, loggedAttempt: &loggedAttempt, failedAt: &failedAt)
         let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
         endReason.withLock { $0 = reason }
         processor.apply(mailbox.close())
@@ -263,21 +307,61 @@ public final class MotionPipeline: Sendable {
         endSignal.signal()
     }
 
-    private func reportSourceHealth(_ consumers: [RuntimeConsumer]) {
-        switch sourceHealth.load(ordering: .acquiring) {
+    /// Logs and announces source failures and recoveries, and each re-open attempt once. Runs on
+    /// the processing thread, so the acquisition thread never logs.
+    private func reportSourceHealth(_ consumers: [RuntimeConsumer], loggedAttempt: inout Int, failedAt: inout UInt64) {
+        let health = sourceHealth.load(ordering: .acquiring)
+        guard health != 0 else { return }                    // the common case: nothing to do, nothing touched
+        let name = state.withLock { $0?.source.name } ?? "source"
+        switch health {
         case 1:
             sourceHealth.store(2, ordering: .releasing)
+            failedAt = MonotonicClock.nowNanos()
+            loggedAttempt = 0
             let error = lastSourceError.withLock { $0 }
-            log.error("source failed; retrying", ["source": source.capabilities.name, "error": "\(error.map { "\($0)" } ?? "unknown")"])
+            let delay = retryState.withLock { $0.nextDelaySeconds }
+            log.error("source failed; re-opening it with backoff", ["source": name, "error": "\(error.map { "\($0)" } ?? "unknown")",
+                                                                   "first_retry_in_s": "\(delay)", "retry_max_s": "\(configuration.sourceRetryMaximumSeconds)"])
             for o in outputs { o.pipeline(sourceStatusChanged: error) }
             for c in consumers { c.output.pipeline(sourceStatusChanged: error) }
+        case 2:
+            let r = retryState.withLock { $0 }
+            guard r.attempt > loggedAttempt else { break }
+            loggedAttempt = r.attempt
+            if let e = r.error {
+                log.warning("source re-open failed", ["source": name, "attempt": "\(r.attempt)", "error": "\(e)",
+                                                      "next_retry_in_s": "\(r.nextDelaySeconds)"])
+            } else {
+                log.notice("source re-opened; waiting for samples", ["source": name, "attempt": "\(r.attempt)"])
+            }
         case 3:
             sourceHealth.store(0, ordering: .releasing)
-            log.notice("source recovered", ["source": source.capabilities.name])
+            if failedAt == 0 {
+                // Failed and recovered between two wake-ups: say both, in order.
+                let error = lastSourceError.withLock { $0 }
+                log.error("source failed", ["source": name, "error": "\(error.map { "\($0)" } ?? "unknown")"])
+                for o in outputs { o.pipeline(sourceStatusChanged: error) }
+                for c in consumers { c.output.pipeline(sourceStatusChanged: error) }
+            }
+            let attempts = retryState.withLock { $0.attempt }
+            let down = failedAt > 0 ? Double(MonotonicClock.nowNanos() &- failedAt) / 1e9 : 0
+            log.notice("source recovered; sampling resumed", ["source": name, "attempts": "\(attempts)",
+                                                              "down_s": "\((down * 10).rounded() / 10)"])
             for o in outputs { o.pipeline(sourceStatusChanged: nil) }
             for c in consumers { c.output.pipeline(sourceStatusChanged: nil) }
+            failedAt = 0
         default:
             break
         }
     }
+}
+
+/// The newest attempt to re-open a failed source.
+struct SourceRetryState {
+    /// Attempts made in this failure episode.
+    var attempt = 0
+    /// Why the newest attempt failed; nil when it re-opened the source.
+    var error: (any Error)?
+    /// Seconds the next attempt waits.
+    var nextDelaySeconds = 0.0
 }

@@ -32,6 +32,9 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var ringCapacity: Int
     /// Samples one `IMUSource.read` may return (FIFO burst size).
     public var readBatchSize: Int
+    /// Longest wait between attempts to re-open a failed source, seconds (the first waits 0.5 s,
+    /// each failed attempt doubles it up to this cap).
+    public var sourceRetryMaximumSeconds = 10.0
 
     public init(
         requestedRate: Double,

@@ -6,6 +6,7 @@ public final class PipelineCounters: Sendable {
     let processed = Atomic<UInt64>(0)
     let sequenceGaps = Atomic<UInt64>(0)
     let sourceErrors = Atomic<UInt64>(0)
+    let sourceRetries = Atomic<UInt64>(0)
     let lastSampleNanos = Atomic<UInt64>(0)
     let maximumRingDepth = Atomic<Int>(0)
     let batchesDelivered = Atomic<UInt64>(0)
@@ -25,6 +26,8 @@ public struct PipelineStatistics: Sendable, Hashable {
     public var sourceGaps: UInt64
     /// Source read/start failures since start.
     public var sourceErrors: UInt64
+    /// Attempts to re-open the source after a failure, since start.
+    public var sourceRetries: UInt64 = 0
     /// Monotonic nanoseconds of the newest processed sample (0 before the first).
     public var lastSampleNanos: UInt64
     /// Deepest the ring has been.

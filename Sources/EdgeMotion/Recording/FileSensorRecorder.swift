@@ -24,6 +24,7 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
     private var openedNanos: UInt64 = 0
     private var failed = false
     private let counters = Mutex<(samples: UInt64, files: Int, error: String?)>((0, 0, nil))
+    private let openPath = Mutex<String?>(nil)
 
     /// - Parameter header: builds a file's header given its creation time (UTC ns).
     public init(store: RecordingStore, stream: SensorStream = .accelerometer, clock: WallClockMapping,
@@ -37,12 +38,17 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
     /// Samples recorded, files created, and the error that stopped recording, if any.
     public var status: (samples: UInt64, files: Int, error: String?) { counters.withLock { $0 } }
 
+    /// The file being written now, if any (changes at rotation; for readers that must treat it
+    /// as growing, e.g. `RecordingCatalog`).
+    public var currentFile: String? { openPath.withLock { $0 } }
+
     public func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         guard stream == self.stream, !failed, !samples.isEmpty else { return }
         do {
             let now = MonotonicClock.nowNanos()
             if let w = writer, w.bytesWritten >= store.limits.maximumFileBytes
                 || Double(now &- openedNanos) * 1e-9 >= store.limits.maximumFileSeconds {
+                openPath.withLock { $0 = nil }
                 try w.close()
                 writer = nil
             }
@@ -52,6 +58,7 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
                 let path = store.newFilePath(utcNanos: Int64(bitPattern: utc))
                 writer = try RecordingWriter(path: path, header: makeHeader(Int64(bitPattern: utc)))
                 openedNanos = now
+                openPath.withLock { $0 = path }
                 counters.withLock { $0.files += 1 }
                 let removed = store.enforceLimits(nowUTCNanos: Int64(bitPattern: utc), keeping: path)
                 log.info("recording to a new file", ["file": path, "removed_old_files": "\(removed.count)"])
@@ -62,12 +69,14 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
             failed = true
             counters.withLock { $0.error = error.description }
             log.error("recording stopped", ["error": error.description])
+            openPath.withLock { $0 = nil }
             try? writer?.close()
             writer = nil
         }
     }
 
     public func pipeline(didEnd reason: PipelineEnd) {
+        openPath.withLock { $0 = nil }
         do {
             try writer?.close()
         } catch {

@@ -16,6 +16,19 @@ public struct RecordingFileInfo: Sendable {
     public var tornTail: Bool
     /// Last modification, UTC ns (for age-based removal of unreadable files).
     public var modifiedUTCNanos: Int64
+    /// The header's `sensors` (`accelerometer`, `gyroscope`, `magnetometer`); empty when unreadable.
+    public var sensors: [String] = []
+    /// The header's `source` (e.g. `simulator`, `iio:mpu6050`), if readable.
+    public var source: String?
+    /// The recorder is still writing this file (set by `RecordingCatalog`): its last second is not
+    /// in it yet, and a `tornTail` may only be a block being written.
+    public var isBeingWritten = false
+
+    /// Samples per second between the first and last sample (`nil` with fewer than two samples).
+    public var measuredRateHz: Double? {
+        guard samples > 1, let a = firstUTCNanos, let b = lastUTCNanos, b > a else { return nil }
+        return Double(samples - 1) / (Double(b - a) * 1e-9)
+    }
 }
 
 /// The recordings directory (`<state_directory>/recordings` by default): names new files,
@@ -95,6 +108,8 @@ public struct RecordingStore: Sendable {
         }
         let offset = reader.header.utcOffsetNanos
         info.rateHz = reader.header.rateHz
+        info.sensors = (reader.header["sensors"] ?? "").split(separator: ",").map(String.init)
+        info.source = reader.header["source"]
         var first: UInt64?
         var last: UInt64 = 0
         while let s = reader.next() {

@@ -84,11 +84,3 @@ public struct ComplementaryFilter: AttitudeFilter {
     }
 }
 
-/// Wraps an angle in radians into (−π, π].
-@inlinable
-public func wrapAngle(_ a: Double) -> Double {
-    var r = a
-    while r > .pi { r -= 2 * .pi }
-    while r <= -.pi { r += 2 * .pi }
-    return r
-}

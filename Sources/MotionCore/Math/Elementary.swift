@@ -21,3 +21,12 @@ extension Double {
     /// Radians → degrees.
     @inlinable public var degrees: Double { self * 180 / .pi }
 }
+
+/// Wraps an angle in radians into (−π, π].
+@inlinable
+public func wrapAngle(_ a: Double) -> Double {
+    var r = a
+    while r > .pi { r -= 2 * .pi }
+    while r <= -.pi { r += 2 * .pi }
+    return r
+}

@@ -118,3 +118,17 @@ extension IMUChipModel {
         }
     }
 }
+
+/// A chip driver with a sample FIFO read in bursts (config `source.i2c.fifo`).
+public protocol FIFOChipDriver: IMUChipDriver {
+    /// Whole frames the FIFO holds.
+    var fifoCapacityFrames: Int { get }
+    /// Switches the configured chip to FIFO mode.
+    func enableFIFO(dataReadyInterrupt: Bool) throws(SensorError)
+    /// Empties the FIFO.
+    func resetFIFO() throws(SensorError)
+    /// Whether the FIFO overflowed since the last call (clears the flag), and the whole frames it holds.
+    func fifoStatus() throws(SensorError) -> (overflowed: Bool, frames: Int)
+    /// Reads `n` frames into `samples[0..<n]`, oldest first (values only). Allocation-free.
+    func readFIFO(frames n: Int, into samples: UnsafeMutableBufferPointer<IMUSample>) throws(SensorError)
+}

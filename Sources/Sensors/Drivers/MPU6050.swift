@@ -8,18 +8,27 @@ import MotionCore
 ///
 /// Sampling: DLPF on (gyro clock 1 kHz), ODR = 1 kHz / (1 + SMPLRT_DIV). Data-ready on INT, cleared
 /// by any read (INT_RD_CLEAR). One 14-byte burst from ACCEL_XOUT_H: accel, temperature, gyro, big-endian.
-public final class MPU6050: IMUChipDriver, @unchecked Sendable {
+///
+/// FIFO mode (`enableFIFO`): accel and gyro (FIFO_EN = XG|YG|ZG|ACCEL, no temperature) go into the
+/// chip's FIFO as 12-byte frames at the sample rate; the reader drains whole frames in bursts from
+/// FIFO_R_W (see `FIFOTimestamper` for their times). An overflow (FIFO_OFLOW_INT) is counted and the
+/// FIFO reset, since its contents no longer start on a frame boundary.
+public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public enum Register {
         public static let sampleRateDivider = I2CRegister(0x19, "SMPLRT_DIV")
         public static let config = I2CRegister(0x1A, "CONFIG")
         public static let gyroConfig = I2CRegister(0x1B, "GYRO_CONFIG")
         public static let accelConfig = I2CRegister(0x1C, "ACCEL_CONFIG")
         public static let accelConfig2 = I2CRegister(0x1D, "ACCEL_CONFIG2")
+        public static let fifoEnable = I2CRegister(0x23, "FIFO_EN")
         public static let intPinConfig = I2CRegister(0x37, "INT_PIN_CFG")
         public static let intEnable = I2CRegister(0x38, "INT_ENABLE")
+        public static let intStatus = I2CRegister(0x3A, "INT_STATUS")
         public static let accelXHigh = I2CRegister(0x3B, "ACCEL_XOUT_H")
         public static let userControl = I2CRegister(0x6A, "USER_CTRL")
         public static let powerManagement1 = I2CRegister(0x6B, "PWR_MGMT_1")
+        public static let fifoCountHigh = I2CRegister(0x72, "FIFO_COUNTH")
+        public static let fifoData = I2CRegister(0x74, "FIFO_R_W")
         public static let whoAmI = I2CRegister(0x75, "WHO_AM_I")
     }
 
@@ -45,8 +54,19 @@ public final class MPU6050: IMUChipDriver, @unchecked Sendable {
         return lowpassTable.last(where: { $0.hz <= limit + 1e-9 }) ?? lowpassTable[0]
     }
 
+    /// FIFO_EN: gyro X, Y, Z and accel into the FIFO (no temperature, no slaves).
+    public static let fifoSources: UInt8 = 0x78
+    /// USER_CTRL bits.
+    public static let userControlFIFOEnable: UInt8 = 0x40, userControlFIFOReset: UInt8 = 0x04
+    /// INT_ENABLE / INT_STATUS bits.
+    public static let interruptFIFOOverflow: UInt8 = 0x10, interruptDataReady: UInt8 = 0x01
+    /// One FIFO frame: accel X, Y, Z then gyro X, Y, Z, 16-bit big-endian (register order).
+    public static let fifoFrameBytes = 12
+
     public let model: IMUChipModel
     private let device: I2CDevice
+    private var fifoBytes: UnsafeMutableRawBufferPointer?
+    private let fifoCountBytes: UnsafeMutableRawBufferPointer
     private var accelScale = 0.0
     private var gyroScale = 0.0
     private let burst: UnsafeMutableRawBufferPointer
@@ -57,9 +77,76 @@ public final class MPU6050: IMUChipDriver, @unchecked Sendable {
         self.model = model
         burst = .allocate(byteCount: 14, alignment: 8)
         burst.initializeMemory(as: UInt8.self, repeating: 0)
+        fifoCountBytes = .allocate(byteCount: 2, alignment: 2)
+        fifoCountBytes.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
-    deinit { burst.deallocate() }
+    deinit {
+        burst.deallocate()
+        fifoCountBytes.deallocate()
+        fifoBytes?.deallocate()
+    }
+
+    // MARK: FIFO
+
+    /// FIFO size in bytes: 1024 on the MPU-6050, 512 on the MPU-9250.
+    public var fifoCapacityBytes: Int { model == .mpu9250 ? 512 : 1024 }
+
+    /// Whole frames the FIFO can hold.
+    public var fifoCapacityFrames: Int { fifoCapacityBytes / Self.fifoFrameBytes }
+
+    /// Starts FIFO mode after `configure`: FIFO off and reset, accel+gyro selected, FIFO on; the
+    /// overflow interrupt latched in INT_STATUS, and INT pulsing per sample when `dataReadyInterrupt`.
+    public func enableFIFO(dataReadyInterrupt: Bool) throws(SensorError) {
+        if fifoBytes == nil {
+            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: fifoCapacityBytes, alignment: 8)
+            b.initializeMemory(as: UInt8.self, repeating: 0)
+            fifoBytes = b
+        }
+        try device.write(Register.fifoEnable, 0)
+        try device.write(Register.userControl, Self.userControlFIFOReset)
+        try device.write(Register.fifoEnable, Self.fifoSources)
+        try device.write(Register.userControl, Self.userControlFIFOEnable)
+        try device.write(Register.intEnable, Self.interruptFIFOOverflow | (dataReadyInterrupt ? Self.interruptDataReady : 0))
+    }
+
+    /// Empties the FIFO (after an overflow its data no longer starts on a frame boundary) and clears
+    /// an overflow flag latched since the last `fifoStatus`, so one overflow is reported once.
+    public func resetFIFO() throws(SensorError) {
+        try device.write(Register.userControl, Self.userControlFIFOEnable | Self.userControlFIFOReset)
+        _ = try device.read(Register.intStatus)
+    }
+
+    /// INT_STATUS (reading clears it) and FIFO_COUNT: whether the FIFO overflowed since the last
+    /// call, and how many whole frames it holds.
+    public func fifoStatus() throws(SensorError) -> (overflowed: Bool, frames: Int) {
+        let status = try device.read(Register.intStatus)
+        try device.read(Register.fifoCountHigh, into: fifoCountBytes)
+        let bytes = Int(fifoCountBytes[0]) << 8 | Int(fifoCountBytes[1])
+        let overflowed = status & Self.interruptFIFOOverflow != 0 || bytes >= fifoCapacityBytes
+        return (overflowed, bytes / Self.fifoFrameBytes)
+    }
+
+    /// Burst-reads `n` whole frames from FIFO_R_W (≤ 32-byte chunks on SMBus-only adapters) and
+    /// converts them into `samples[0..<n]`, oldest first (SI units, sensor frame; times and
+    /// sequence numbers are the caller's). Allocation-free.
+    public func readFIFO(frames n: Int, into samples: UnsafeMutableBufferPointer<IMUSample>) throws(SensorError) {
+        guard let fifoBytes else { throw SensorError(.io, subject: I2CError.subject(bus: device.bus.number, address: device.address), detail: "FIFO read before enableFIFO") }
+        let count = min(n, samples.count, fifoCapacityFrames)
+        guard count > 0 else { return }
+        let bytes = UnsafeMutableRawBufferPointer(rebasing: fifoBytes[0..<(count * Self.fifoFrameBytes)])
+        try device.bus.readFIFO(address: device.address, register: Register.fifoData, into: bytes)
+        let raw = UnsafeRawBufferPointer(bytes)
+        for i in 0..<count {
+            let at = i * Self.fifoFrameBytes
+            samples[i].specificForce = RegisterDecoding.vector(raw, at: at, bigEndian: true, scale: accelScale)
+            samples[i].rotationRate = RegisterDecoding.vector(raw, at: at + 6, bigEndian: true, scale: gyroScale)
+            samples[i].contents = .inertial
+        }
+        if let magnetometer, try magnetometer.read(into: &samples[count - 1].magneticField) {
+            samples[count - 1].contents = .all                 // one magnetometer reading per burst, on the newest frame
+        }
+    }
 
     public var supportedRates: [Double] { (0...255).reversed().map { 1000 / Double($0 + 1) } }
 

@@ -21,7 +21,7 @@ public final class I2CBus: @unchecked Sendable {
     /// The primitive used for multi-byte reads.
     public let transferMode: I2CTransferMode
 
-    private var fd: Int32
+    private let adapter: any I2CAdapter
     private var selectedAddress: UInt16 = 0xFFFF
     private var selectedForce = false
     private let smbusData: UnsafeMutablePointer<i2c_smbus_data>
@@ -33,27 +33,34 @@ public final class I2CBus: @unchecked Sendable {
 
     /// Opens `/dev/i2c-<number>` (or `path`) and reads the adapter's functionality.
     /// - Parameter preferSMBus: use SMBus block transfers even when plain I2C is available (tests).
-    public init(number: Int, path: String? = nil, preferSMBus: Bool = false) throws(SensorError) {
+    public convenience init(number: Int, path: String? = nil, preferSMBus: Bool = false) throws(SensorError) {
         let devicePath = path ?? "/dev/i2c-\(number)"
+        let node: I2CDevNode
+        do { node = try I2CDevNode(path: devicePath) } catch { throw I2CError.open(bus: number, path: devicePath, errno: error.code) }
+        try self.init(number: number, path: devicePath, adapter: node, preferSMBus: preferSMBus)
+    }
+
+    /// A bus over any `I2CAdapter` (tests: a scripted chip below the ioctls).
+    public init(number: Int, path: String, adapter: any I2CAdapter, preferSMBus: Bool = false) throws(SensorError) {
+        let devicePath = path
         self.number = number
         self.path = devicePath
-        let fd = Glibc.open(devicePath, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw I2CError.open(bus: number, path: devicePath, errno: errno) }
-        var funcs: UInt = 0
-        guard ioctl(fd, UInt(I2C_FUNCS), &funcs) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw SensorError(.unsupported, subject: devicePath, detail: "not an I2C adapter (I2C_FUNCS: \(I2CError.describe(e)))")
+        let funcs: UInt
+        switch adapter.functionality() {
+        case .success(let f): funcs = f
+        case .failure(let e):
+            adapter.close()
+            throw SensorError(.unsupported, subject: devicePath, detail: "not an I2C adapter (I2C_FUNCS: \(I2CError.describe(e.code)))")
         }
         let functionality = I2CFunctionality(rawValue: funcs)
         var mode = functionality.transferMode
         if preferSMBus, functionality.contains(.smbusI2CBlockRead) { mode = .smbusBlock }
         guard let mode else {
-            Glibc.close(fd)
+            adapter.close()
             throw SensorError(.unsupported, subject: devicePath,
                               detail: "adapter supports neither plain I2C nor SMBus I2C-block reads (functionality \(hex(funcs, width: 8)))")
         }
-        self.fd = fd
+        self.adapter = adapter
         self.functionality = functionality
         self.transferMode = mode
         smbusData = .allocate(capacity: 1)
@@ -73,31 +80,33 @@ public final class I2CBus: @unchecked Sendable {
 
     /// Closes the device node. Idempotent.
     public func close() {
-        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+        adapter.close()
     }
 
     /// Points the SMBus ioctls at `address`. `force` uses `I2C_SLAVE_FORCE`, which works even when a
     /// kernel driver owns the address (tests poke registers under a bound driver with it).
     private func select(_ address: UInt16, force: Bool) throws(SensorError) {
         if address == selectedAddress, force == selectedForce { return }
-        let request = force ? UInt(I2C_SLAVE_FORCE) : UInt(I2C_SLAVE)
-        guard ioctl(fd, request, CInt(address)) == 0 else {
-            throw I2CError.selectAddress(bus: number, address: address, errno: errno)
+        let e = adapter.setAddress(address, force: force)
+        guard e == 0 else {
+            throw I2CError.selectAddress(bus: number, address: address, errno: e)
         }
         selectedAddress = address
         selectedForce = force
     }
 
+    /// One SMBus transfer: 0, or the errno.
     private func smbus(_ readWrite: Int32, command: UInt8, size: Int32) -> Int32 {
         var args = i2c_smbus_ioctl_data(read_write: UInt8(readWrite), command: command, size: UInt32(size), data: smbusData)
-        return ioctl(fd, UInt(I2C_SMBUS), &args)
+        return adapter.smbus(&args)
     }
 
     /// Reads one register with an SMBus "read byte data".
     public func readByte(address: UInt16, register: I2CRegister, force: Bool = false) throws(SensorError) -> UInt8 {
         try select(address, force: force)
-        guard smbus(I2C_SMBUS_READ, command: register.address, size: I2C_SMBUS_BYTE_DATA) == 0 else {
-            throw I2CError.transfer(bus: number, address: address, register: register, reading: true, errno: errno)
+        let e = smbus(I2C_SMBUS_READ, command: register.address, size: I2C_SMBUS_BYTE_DATA)
+        guard e == 0 else {
+            throw I2CError.transfer(bus: number, address: address, register: register, reading: true, errno: e)
         }
         return smbusData.pointee.byte
     }
@@ -106,8 +115,9 @@ public final class I2CBus: @unchecked Sendable {
     public func writeByte(_ value: UInt8, address: UInt16, register: I2CRegister, force: Bool = false) throws(SensorError) {
         try select(address, force: force)
         smbusData.pointee.byte = value
-        guard smbus(I2C_SMBUS_WRITE, command: register.address, size: I2C_SMBUS_BYTE_DATA) == 0 else {
-            throw I2CError.transfer(bus: number, address: address, register: register, reading: false, errno: errno)
+        let e = smbus(I2C_SMBUS_WRITE, command: register.address, size: I2C_SMBUS_BYTE_DATA)
+        guard e == 0 else {
+            throw I2CError.transfer(bus: number, address: address, register: register, reading: false, errno: e)
         }
     }
 
@@ -122,8 +132,9 @@ public final class I2CBus: @unchecked Sendable {
                 for i in 0..<n { block[1 + i] = bytes[offset + i] }
             }
             let reg = I2CRegister(register.address &+ UInt8(offset), register.name)
-            guard smbus(I2C_SMBUS_WRITE, command: reg.address, size: I2C_SMBUS_I2C_BLOCK_DATA) == 0 else {
-                throw I2CError.transfer(bus: number, address: address, register: reg, reading: false, errno: errno)
+            let e = smbus(I2C_SMBUS_WRITE, command: reg.address, size: I2C_SMBUS_I2C_BLOCK_DATA)
+            guard e == 0 else {
+                throw I2CError.transfer(bus: number, address: address, register: reg, reading: false, errno: e)
             }
             offset += n
         }
@@ -132,6 +143,18 @@ public final class I2CBus: @unchecked Sendable {
     /// Burst-reads `buffer.count` consecutive registers starting at `register` into `buffer`.
     /// Allocation-free; a NACK or short read throws an error naming bus, address and register.
     public func read(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer, force: Bool = false) throws(SensorError) {
+        try read(address: address, register: register, into: buffer, force: force, autoIncrement: true)
+    }
+
+    /// Burst-reads `buffer.count` bytes from one FIFO data register (MPU-6050 `FIFO_R_W`): the chip
+    /// hands out the next FIFO byte on every read of that register, so each SMBus chunk (≤ 32 bytes)
+    /// starts at the same register instead of advancing. Allocation-free.
+    public func readFIFO(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer) throws(SensorError) {
+        try read(address: address, register: register, into: buffer, force: false, autoIncrement: false)
+    }
+
+    private func read(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer, force: Bool,
+                      autoIncrement: Bool) throws(SensorError) {
         switch transferMode {
         case .i2cReadWrite where !force:
             registerByte.pointee = register.address
@@ -139,9 +162,9 @@ public final class I2CBus: @unchecked Sendable {
             messages[1] = i2c_msg(addr: address, flags: UInt16(I2C_M_RD), len: UInt16(buffer.count),
                                   buf: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self))
             var data = i2c_rdwr_ioctl_data(msgs: messages, nmsgs: 2)
-            let rc = ioctl(fd, UInt(I2C_RDWR), &data)
+            let rc = adapter.readWrite(&data)
             guard rc >= 0 else {
-                throw I2CError.transfer(bus: number, address: address, register: register, reading: true, errno: errno)
+                throw I2CError.transfer(bus: number, address: address, register: register, reading: true, errno: -rc)
             }
             guard rc == 2 else {
                 throw I2CError.shortRead(bus: number, address: address, register: register, got: 0, wanted: buffer.count)
@@ -151,10 +174,11 @@ public final class I2CBus: @unchecked Sendable {
             var offset = 0
             while offset < buffer.count {
                 let n = min(I2CBus.smbusBlockMax, buffer.count - offset)
-                let reg = register.address &+ UInt8(truncatingIfNeeded: offset)
+                let reg = autoIncrement ? register.address &+ UInt8(truncatingIfNeeded: offset) : register.address
                 smbusData.pointee.block.0 = UInt8(n)
-                guard smbus(I2C_SMBUS_READ, command: reg, size: I2C_SMBUS_I2C_BLOCK_DATA) == 0 else {
-                    throw I2CError.transfer(bus: number, address: address, register: I2CRegister(reg, register.name), reading: true, errno: errno)
+                let e = smbus(I2C_SMBUS_READ, command: reg, size: I2C_SMBUS_I2C_BLOCK_DATA)
+                guard e == 0 else {
+                    throw I2CError.transfer(bus: number, address: address, register: I2CRegister(reg, register.name), reading: true, errno: e)
                 }
                 let got = Int(smbusData.pointee.block.0)
                 guard got >= n else {

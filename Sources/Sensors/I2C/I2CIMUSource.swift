@@ -11,13 +11,22 @@ import Synchronization
 /// edge's kernel timestamp (`SampleTiming.dataReadyInterrupt`); lost edges (coalesced or a period gap)
 /// advance `sequence` and set `.discontinuity`. Without one, samples are paced by an absolute
 /// `CLOCK_MONOTONIC` timer and stamped when read (`SampleTiming.timer`).
+///
+/// FIFO mode (`fifo`, MPU-6050/MPU-9250): the chip buffers samples; the reader wakes once per
+/// `watermark` samples (after that many data-ready edges, or on a timer), reads FIFO_COUNT, bursts out
+/// the whole frames and stamps them backwards from the wake by the measured period
+/// (`FIFOTimestamper`, `SampleTiming.fifoBurst`). A FIFO overflow is counted (`fifoOverflows`), the
+/// FIFO reset, the lost samples estimated from the time since the last burst and skipped in `sequence`.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public let bus: Int
     public let address: UInt16
     public let chip: IMUChipModel
     public let settings: IMUChipSettings
     public let dataReady: DataReadyLine.Configuration?
+    /// FIFO mode, or nil to read one sample per data-ready edge or timer tick.
+    public let fifo: FIFOOptions?
     private let devicePath: String?
+    private let makeAdapter: (@Sendable () -> any I2CAdapter)?
     private let log = Logger(label: "i2c")
 
     private var i2c: I2CBus?
@@ -28,6 +37,16 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     private var nextTick: UInt64 = 0
     private var sequence: UInt64 = 0
     private let missedCount = Atomic<UInt64>(0)
+    private let overflowCount = Atomic<UInt64>(0)
+    // FIFO mode (acquisition thread only).
+    private var fifoDriver: (any FIFOChipDriver)?
+    private var stash = UnsafeMutableBufferPointer<IMUSample>(start: nil, count: 0)
+    private var stashIndex = 0
+    private var stashCount = 0
+    private var timestamper = FIFOTimestamper(nominalPeriodNanos: 1e7)
+    private var pendingEdges = 0
+    private var lastEdgeNanos: UInt64 = 0
+    private var nextIsDiscontinuity = false
 
     /// The effective chip configuration after `start`.
     public private(set) var chipConfiguration: IMUChipConfiguration?
@@ -37,8 +56,11 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - address: 7-bit address (e.g. 0x68).
     ///   - accelRangeG, gyroRangeDPS, lowpassHz: requested ranges and filter (rounded to what the chip has).
     ///   - dataReady: the chip's INT pin on a GPIO line, or `nil` for timer pacing.
+    ///   - fifo: read the chip's FIFO in bursts (MPU-6050/MPU-9250), or nil.
+    ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
-                lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil) {
+                lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
+                fifo: FIFOOptions? = nil, makeAdapter: (@Sendable () -> any I2CAdapter)? = nil) {
         self.bus = bus
         self.address = address
         self.chip = chip
@@ -46,7 +68,17 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
                                         lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil)
         self.dataReady = dataReady
         self.devicePath = devicePath
+        self.fifo = fifo
+        self.makeAdapter = makeAdapter
     }
+
+    deinit {
+        stop()
+        stash.deallocate()
+    }
+
+    /// FIFO overflows so far (each one reset the FIFO and lost its contents).
+    public var fifoOverflows: UInt64 { overflowCount.load(ordering: .relaxed) }
 
     /// Samples lost so far (missed data-ready edges, or timer ticks overrun).
     public var missedSamples: UInt64 { missedCount.load(ordering: .relaxed) }
@@ -63,13 +95,31 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
 
     public func start(requestedRate: Double) throws -> SourceConfiguration {
         stop()
-        let bus = try I2CBus(number: self.bus, path: devicePath)
+        let bus = if let makeAdapter {
+            try I2CBus(number: self.bus, path: devicePath ?? "/dev/i2c-\(self.bus)", adapter: makeAdapter())
+        } else {
+            try I2CBus(number: self.bus, path: devicePath)
+        }
         let driver = chip.makeDriver(on: I2CDevice(bus: bus, address: address))
         do {
             try driver.probe()
             var s = settings
             s.rate = requestedRate
             let config = try driver.configure(s)
+            if fifo != nil {
+                guard let f = driver as? any FIFOChipDriver else {
+                    throw SensorError(.unsupported, subject: capabilities.name,
+                                      detail: "the \(chip.rawValue) driver has no FIFO mode (mpu6050 and mpu9250 have); set source.i2c.fifo: false")
+                }
+                try f.enableFIFO(dataReadyInterrupt: dataReady != nil)
+                if stash.count < f.fifoCapacityFrames {
+                    stash.deallocate()
+                    stash = .allocate(capacity: f.fifoCapacityFrames)
+                    stash.initialize(repeating: IMUSample(timestampNanos: 0, sequence: 0, contents: []))
+                }
+                fifoDriver = f
+                timestamper = FIFOTimestamper(nominalPeriodNanos: 1e9 / config.rate)
+            }
             if let dataReady { line = try DataReadyLine(dataReady) }
             chipConfiguration = config
             periodNanos = UInt64((1e9 / config.rate).rounded())
@@ -77,18 +127,25 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             nextTick = MonotonicClock.nowNanos() + periodNanos
             sequence = 0
             missedCount.store(0, ordering: .relaxed)
+            stashIndex = 0
+            stashCount = 0
+            pendingEdges = 0
+            nextIsDiscontinuity = false
+            if let fifo { nextTick = MonotonicClock.nowNanos() + periodNanos * UInt64(fifo.watermark) }
             i2c = bus
             self.driver = driver
-            let timing: SampleTiming = line == nil ? .timer : .dataReadyInterrupt
+            let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
             log.info("started", ["device": capabilities.name, "mode": bus.transferMode.rawValue,
                                  "rate": "\(config.rate)", "accel_range_g": "\(config.accelRangeG)",
                                  "gyro_range_dps": "\(config.gyroRangeDPS)", "timing": timing.rawValue,
+                                 "fifo": fifo.map { "on, \($0.watermark) samples per burst" } ?? "off",
                                  "data_ready": line.map { "\($0.chipName) [\($0.chipLabel)] line \($0.offset)" } ?? "none"])
             return SourceConfiguration(rate: config.rate, timing: timing)
         } catch {
             driver.shutdown()
             line?.close()
             line = nil
+            fifoDriver = nil
             throw error
         }
     }
@@ -97,6 +154,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         guard let driver, buffer.count > 0 else {
             throw SensorError(.io, subject: capabilities.name, detail: "read before start (or after stop)")
         }
+        if let fifoDriver, let fifo { return try readFIFO(fifoDriver, watermark: fifo.watermark, into: buffer, timeout: timeout) }
         var sample = IMUSample(timestampNanos: 0, sequence: 0, contents: .inertial)
         if let line {
             let edges = try line.waitForEdges(timeout: timeout)
@@ -135,6 +193,92 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         return .samples(1)
     }
 
+    // MARK: FIFO mode
+
+    private func readFIFO(_ f: any FIFOChipDriver, watermark: Int, into buffer: UnsafeMutableBufferPointer<IMUSample>,
+                          timeout: Duration) throws -> ReadResult {
+        if stashIndex < stashCount { return handOut(into: buffer) }
+        var wakeNanos: UInt64
+        var wake: FIFOTimestamper.Wake
+        if let line {
+            // Wake after `watermark` data-ready edges; the newest edge times the newest frame.
+            let edges = try line.waitForEdges(timeout: timeout)
+            guard edges.count > 0 else { return .timeout }
+            pendingEdges += edges.count
+            lastEdgeNanos = edges.lastNanos
+            guard pendingEdges >= watermark else { return .timeout }
+            wakeNanos = lastEdgeNanos
+            wake = .dataReadyEdge
+        } else {
+            // Wake on a timer once per `watermark` sample periods.
+            let now = MonotonicClock.nowNanos()
+            let (s, a) = timeout.components
+            let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
+            if nextTick > now &+ timeoutNanos {
+                sleepUntil(now &+ timeoutNanos)
+                return .timeout
+            }
+            sleepUntil(nextTick)
+            wakeNanos = MonotonicClock.nowNanos()
+            let burst = periodNanos &* UInt64(watermark)
+            nextTick = max(nextTick &+ burst, wakeNanos &+ burst / 2)    // late: the FIFO kept the samples
+            wake = .timer
+        }
+        let status = try f.fifoStatus()
+        if status.overflowed {
+            // The FIFO filled up (the reader stalled): its contents no longer start on a frame
+            // boundary. Reset it, count the overflow and skip the lost samples in `sequence`.
+            try f.resetFIFO()
+            overflowCount.add(1, ordering: .relaxed)
+            let lost = timestamper.lastNewestNanos.map { last in
+                wakeNanos > last ? UInt64((Double(wakeNanos - last) / timestamper.periodNanos).rounded()) : 0
+            } ?? UInt64(status.frames)
+            missedCount.add(lost, ordering: .relaxed)
+            sequence &+= lost
+            timestamper.restart()
+            nextIsDiscontinuity = true
+            pendingEdges = 0
+            return .timeout
+        }
+        var n = status.frames
+        if line != nil {
+            if n > pendingEdges {
+                if n - pendingEdges > watermark {
+                    // More frames than edges by far: edges were lost (the kernel's event queue was
+                    // full). Take everything, timed as if woken by a timer now.
+                    wakeNanos = MonotonicClock.nowNanos()
+                    wake = .timer
+                } else {
+                    n = pendingEdges            // frames newer than the last edge wait for their own edges
+                }
+            }
+            pendingEdges = 0
+        }
+        n = min(n, stash.count)
+        guard n > 0 else { return .timeout }
+        try f.readFIFO(frames: n, into: stash)
+        let (first, spacing) = timestamper.stamp(frames: n, wakeNanos: wakeNanos, wake: wake)
+        let flags: IMUSample.Flags = line != nil ? .hardwareTimestamp : []
+        for i in 0..<n {
+            stash[i].timestampNanos = first &+ UInt64((Double(i) * spacing).rounded())
+            stash[i].sequence = sequence
+            stash[i].flags = flags
+            sequence &+= 1
+        }
+        if nextIsDiscontinuity { stash[0].flags.insert(.discontinuity); nextIsDiscontinuity = false }
+        stashIndex = 0
+        stashCount = n
+        return handOut(into: buffer)
+    }
+
+    /// Copies stamped FIFO frames to the caller, as many as fit; the rest go out on the next call.
+    private func handOut(into buffer: UnsafeMutableBufferPointer<IMUSample>) -> ReadResult {
+        let n = min(buffer.count, stashCount - stashIndex)
+        for i in 0..<n { buffer[i] = stash[stashIndex + i] }
+        stashIndex += n
+        return .samples(n)
+    }
+
     private func sleepUntil(_ nanos: UInt64) {
         var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
@@ -143,6 +287,9 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public func stop() {
         driver?.shutdown()
         driver = nil
+        fifoDriver = nil
+        stashIndex = 0
+        stashCount = 0
         line?.close()
         line = nil
         i2c?.close()

@@ -416,7 +416,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         guard let sysfsPath else { return }
         if access(sysfsPath, F_OK) != 0 {
             throw SensorError(.notFound, subject: "iio \(deviceSpec ?? "auto") (\(sysfsPath))",
-                              detail: "the device disappeared (driver unbound or device unplugged); restart the source when it is back")
+                              detail: "the device disappeared (driver unbound or device unplugged); the agent re-opens it with backoff (source.retry_max_s); check the driver (dmesg) if it does not come back")
         }
     }
 

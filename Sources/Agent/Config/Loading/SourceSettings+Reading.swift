@@ -1,6 +1,6 @@
 import Sensors
 extension SourceSettings {
-    static let keys = ["type", "rate", "simulator", "replay", "iio", "i2c", "data_ready"]
+    static let keys = ["type", "rate", "simulator", "replay", "iio", "i2c", "data_ready", "retry_max_s"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -9,6 +9,8 @@ extension SourceSettings {
         rate = reader.double(section, "rate", default: rate, unit: "Hz", allowed: "0 < rate ≤ 10000") {
             $0 > 0 && $0 <= SourceSettings.maximumRate
         }
+        retryMaxSeconds = reader.double(section, "retry_max_s", default: retryMaxSeconds, unit: "s",
+                                        allowed: "0.5 ≤ retry_max_s ≤ 3600") { $0 >= 0.5 && $0 <= 3600 }
         simulator = SimulatorSettings(reading: reader.section(section?["simulator"], path: p + ".simulator", keys: SimulatorSettings.keys), with: &reader)
         replay = ReplaySettings(reading: reader.section(section?["replay"], path: p + ".replay", keys: ReplaySettings.keys), with: &reader)
         iio = IIOSettings(reading: reader.section(section?["iio"], path: p + ".iio", keys: IIOSettings.keys), with: &reader)
@@ -66,7 +68,7 @@ extension IIOSettings {
 }
 
 extension I2CSettings {
-    static let keys = ["bus", "address", "chip", "accel_range_g", "gyro_range_dps", "lowpass_hz"]
+    static let keys = ["bus", "address", "chip", "accel_range_g", "gyro_range_dps", "lowpass_hz", "fifo", "fifo_watermark"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -77,6 +79,9 @@ extension I2CSettings {
         accelRangeG = reader.integer(section, "accel_range_g", default: accelRangeG, unit: "g", oneOf: I2CSettings.accelRanges)
         gyroRangeDPS = reader.integer(section, "gyro_range_dps", default: gyroRangeDPS, unit: "°/s", oneOf: I2CSettings.gyroRanges)
         lowPassHz = reader.optionalDouble(section, "lowpass_hz", unit: "Hz", allowed: "0 < lowpass_hz ≤ 5000") { $0 > 0 && $0 <= 5000 }
+        fifo = reader.bool(section, "fifo", default: fifo)
+        fifoWatermark = reader.integer(section, "fifo_watermark", default: fifoWatermark, unit: "samples",
+                                       allowed: "1 ≤ fifo_watermark ≤ 40") { (1...40).contains($0) }
     }
 }
 

@@ -208,3 +208,34 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 }
+
+extension JSONValue {
+    /// An object's members by name (a repeated name: the last wins); `nil` for other kinds.
+    var members: [String: JSONValue]? {
+        guard case .object(let m) = self else { return nil }
+        return Dictionary(m, uniquingKeysWith: { $1 })
+    }
+
+    /// The text of a string value.
+    var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The value of a number (never of `true`/`false`).
+    var number: Double? {
+        if case .number(let d) = self { return d }
+        return nil
+    }
+
+    /// The value as a user wrote it, for messages: `noon`, `2.5`, `true`, `null`, or its kind.
+    var shortText: String {
+        switch self {
+        case .string(let s): s
+        case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .object, .array: kindName
+        }
+    }
+}

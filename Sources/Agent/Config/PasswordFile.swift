@@ -1,0 +1,14 @@
+/// Reads a secret from a file (e.g. a systemd credential), without its trailing newline.
+enum PasswordFile {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    static func read(_ path: String) throws -> String {
+        var bytes: [UInt8]
+        do throws(FileReadError) { bytes = try WholeFile.bytes(atPath: path, limit: 64 << 10) } catch {
+            throw Failure(description: "mqtt.password_file: cannot read '\(path)': \(error)")
+        }
+        if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
+        while let last = bytes.last, last == 0x0D { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// RFC 3339 / ISO 8601 internet date-times, parsed strictly and written in UTC, without
+/// Foundation: `2026-11-30T08:00:00Z`, `2026-11-30T08:00:00.250Z`, `2026-11-30T09:00:00+01:00`.
+enum RFC3339 {
+    /// Seconds since the Unix epoch, or `nil` unless `text` is a complete date-time with a
+    /// `Z` or `±hh:mm` offset and in-range fields (February 30 is refused, not normalised).
+    static func parse(_ text: String) -> Double? {
+        var s = Substring(text)
+        func digits(_ n: Int) -> Int? {
+            guard s.count >= n else { return nil }
+            var v = 0
+            for c in s.prefix(n) {
+                guard let d = c.wholeNumberValue, c.isASCII else { return nil }
+                v = v * 10 + d
+            }
+            s = s.dropFirst(n)
+            return v
+        }
+        func expect(_ c: Character...) -> Bool {
+            guard let f = s.first, c.contains(f) else { return false }
+            s = s.dropFirst()
+            return true
+        }
+        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
+              expect("T", "t", " "), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"),
+              let second = digits(2) else { return nil }
+        var fraction = 0.0
+        if expect(".") {
+            var scale = 0.1
+            var any = false
+            while let c = s.first, c.isASCII, let d = c.wholeNumberValue {
+                fraction += Double(d) * scale
+                scale /= 10
+                any = true
+                s = s.dropFirst()
+            }
+            guard any else { return nil }
+        }
+        var offset = 0
+        if expect("Z", "z") {
+        } else if let sign = s.first, sign == "+" || sign == "-" {
+            s = s.dropFirst()
+            guard let oh = digits(2), expect(":"), let om = digits(2), oh < 24, om < 60 else { return nil }
+            offset = (sign == "+" ? 1 : -1) * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard s.isEmpty, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        var t = tm()
+        t.tm_year = Int32(year - 1900)
+        t.tm_mon = Int32(month - 1)
+        t.tm_mday = Int32(day)
+        t.tm_hour = Int32(hour)
+        t.tm_min = Int32(minute)
+        t.tm_sec = Int32(second)
+        return Double(timegm(&t) - offset) + fraction
+    }
+
+    /// `2026-11-30T08:00:00.250Z` (milliseconds, UTC) for seconds since the Unix epoch.
+    static func format(_ seconds: Double) -> String {
+        format(unixMillis: Int64((seconds * 1000).rounded(.down)))
+    }
+
+    /// The same for nanoseconds since the Unix epoch (truncated to the millisecond, exactly).
+    static func format(unixNanos: Int64) -> String {
+        let millis = unixNanos >= 0 ? unixNanos / 1_000_000 : (unixNanos - 999_999) / 1_000_000
+        return format(unixMillis: millis)
+    }
+
+    private static func format(unixMillis millis: Int64) -> String {
+        var whole = time_t(millis >= 0 ? millis / 1000 : (millis - 999) / 1000)
+        let ms = millis - Int64(whole) * 1000
+        var parts = tm()
+        gmtime_r(&whole, &parts)
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(Int64(parts.tm_year) + 1900, 4))-\(pad(Int64(parts.tm_mon) + 1, 2))-\(pad(Int64(parts.tm_mday), 2))T"
+            + "\(pad(Int64(parts.tm_hour), 2)):\(pad(Int64(parts.tm_min), 2)):\(pad(Int64(parts.tm_sec), 2)).\(pad(ms, 3))Z"
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

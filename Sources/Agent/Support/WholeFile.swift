@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a small file (configuration, calibration, secret) could not be read whole.
+struct FileReadError: Error, CustomStringConvertible, Equatable {
+    /// The `errno` of the failing `open`/`read`, or `nil` when the file is larger than allowed.
+    let code: Int32?
+    /// The size limit that was exceeded, bytes (when `code` is nil).
+    let limit: Int
+
+    /// True when the file does not exist (as opposed to existing but unreadable).
+    var isMissing: Bool { code == ENOENT }
+
+    /// `strerror` text, e.g. "Permission denied", or "file is larger than 1 MiB".
+    var description: String {
+        if let code { return String(cString: strerror(code)) }
+        return limit % (1 << 20) == 0 ? "file is larger than \(limit >> 20) MiB" : "file is larger than \(limit) bytes"
+    }
+}
+
+/// Reads small files in one go, through `open`/`read` (no Foundation), retrying `EINTR` and
+/// refusing files over a size limit, so a wrong path (a device, a log) cannot exhaust memory.
+enum WholeFile {
+    /// The file's bytes.
+    static func bytes(atPath path: String, limit: Int = 1 << 20) throws(FileReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(code: errno, limit: limit) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(code: errno, limit: limit)
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw FileReadError(code: nil, limit: limit) }
+        }
+    }
+
+    /// The file's text (UTF-8; invalid sequences replaced).
+    static func text(atPath path: String, limit: Int = 1 << 20) throws(FileReadError) -> String {
+        String(decoding: try bytes(atPath: path, limit: limit), as: UTF8.self)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The offline commands (`fusion`, `calibrate`) as users type them: every mistake is a clear
+/// message and exit status 64 (usage) or 66 (unreadable input), never a crash or a silent default.
+@Suite("Command-line options of the offline commands")
+struct CommandLineOptionTests {
+    /// Runs `edgemotion` to completion; returns its exit status and everything it printed.
+    func run(_ arguments: [String]) throws -> (Int32?, String) {
+        let p = try AgentProcess(arguments)
+        let status = p.waitForExit(timeout: 60)
+        return (status, p.log)
+    }
+
+    @Test func anUnknownFusionOptionIsNamedWithTheUsage() throws {
+        let (status, out) = try run(["fusion", "--input", "x.csv", "--output", "-", "--bogus", "1"])
+        #expect(status == 64)
+        #expect(out.contains("unknown option '--bogus'") && out.contains("usage: edgemotion fusion"), "\(out)")
+    }
+
+    @Test func fusionRefusesAMissingValueAndABadRepeat() throws {
+        let (missing, out1) = try run(["fusion", "--input", "x.csv", "--output"])
+        #expect(missing == 64 && out1.contains("--output needs a value"), "\(out1)")
+        let (badRepeat, out2) = try run(["fusion", "--input", "x.csv", "--output", "-", "--repeat", "zero"])
+        #expect(badRepeat == 64 && out2.contains("--repeat needs a positive whole number"), "\(out2)")
+    }
+
+    @Test func calibrateNamesWhatIsMissingOrWrong() throws {
+        let (noInput, out1) = try run(["calibrate", "gyro"])
+        #expect(noInput == 64 && out1.contains("--input RECORDING is required"), "\(out1)")
+        let (badSeconds, out2) = try run(["calibrate", "gyro", "--input", "x.csv", "--seconds", "-3"])
+        #expect(badSeconds == 64 && out2.contains("--seconds needs a positive number"), "\(out2)")
+        let (stray, out3) = try run(["calibrate", "gyro", "--input", "x.csv", "extra"])
+        #expect(stray == 64 && out3.contains("unexpected argument 'extra'"), "\(out3)")
+    }
+
+    @Test func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
+        guard let trial = SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") else {
+            print("skipped: \(SharedData.missingMessage)")
+            return
+        }
+        // A directory in the file's place: open succeeds, read fails (EISDIR) — even for root.
+        let dir = NSTemporaryDirectory() + "edgemotion-cal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, out) = try run(["calibrate", "gyro", "--input", trial, "--seconds", "5", "--file", dir])
+        #expect(status == 66 && out.contains("cannot read \(dir): Is a directory"), "\(out)")
+
+        // A missing file is simply a new one; --dry-run writes nothing.
+        let fresh = dir + "/calibration.txt"
+        let (ok, out2) = try run(["calibrate", "gyro", "--input", trial, "--seconds", "5", "--file", fresh, "--dry-run"])
+        #expect(ok == 0 && out2.contains("gyro bias:"), "\(out2)")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
+}
