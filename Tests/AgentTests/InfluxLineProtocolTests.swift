@@ -109,5 +109,25 @@ struct InfluxLineProtocolTests {
         } else {
             #expect(python.terminationStatus == 0 && out.hasPrefix("OK \(accel.count + motion.count)"), "\(out)")
         }
+
+        // The shipped Telegraf snippet (deploy/telegraf/edgemotion.conf) subscribes to these very
+        // topics and reads them as line protocol: each of its patterns matches what was published.
+        let conf = try String(contentsOf: ConfigTestSupport.packageRoot.appendingPathComponent("deploy/telegraf/edgemotion.conf"), encoding: .utf8)
+        #expect(conf.contains("data_format = \"influx\""))
+        let block = conf.components(separatedBy: "topics = [").dropFirst().first?.components(separatedBy: "]").first ?? ""
+        let patterns = block.split(separator: "\n").compactMap { line -> String? in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("\"") else { return nil }
+            return t.split(separator: "\"").first.map(String.init)
+        }
+        #expect(patterns.count == 2, "topics in the Telegraf snippet: \(patterns)")
+        let published = Set(sub.messages.map(\.topic))
+        for p in patterns {
+            let matched = published.filter { topic in
+                let a = p.split(separator: "/"), b = topic.split(separator: "/")
+                return a.count == b.count && zip(a, b).allSatisfy { $0 == "+" || $0 == $1 }
+            }
+            #expect(!matched.isEmpty, "Telegraf pattern \(p) matches none of \(published.sorted())")
+        }
     }
 }
