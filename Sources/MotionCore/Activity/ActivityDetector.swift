@@ -116,7 +116,9 @@ public final class ActivityDetector {
         } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
             return nil
         }
-        return stateMachine.decide(time: s.time, probabilities: p)
+        // 0 at a clearly periodic gait (autocorrelation ≥ 0.5), 1 without one (≤ 0.3).
+        let aperiodic = Swift.min(1, Swift.max(0, (0.5 - features.periodicity) / 0.2))
+        return stateMachine.decide(time: s.time, probabilities: p, aperiodic: aperiodic)
     }
 
     /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
