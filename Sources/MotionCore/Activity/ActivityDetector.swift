@@ -99,6 +99,13 @@ public final class ActivityDetector {
             p.running += p.walking
             p.walking = 0
         }
+        if let now = stateMachine.current, now.walking || now.running,
+           features.logStdNewerHalf >= (configuration.gaitEndMaximumStd + 0.001).log {
+            // Still moving as hard as a gait: the walk or run has not ended (irregular steps
+            // look aperiodic, not stationary).
+            if now.running { p.running += p.stationary } else { p.walking += p.stationary }
+            p.stationary = 0
+        }
         if isPedalling(features) {
             p.scale(by: 0.1)
             p.cycling = 0.9
