@@ -73,18 +73,64 @@ struct PedometerTests {
     /// Reference for st_har/walking_30 (38.4 s, 26 Hz, placement not stated): 71 steps, from two
     /// independent analyses documented in docs/activity.md (spectral step frequency 1.846 Hz × 38.4 s
     /// = 70.9, and peak counting on the FFT band-passed magnitude = 71). Tolerance ±5 %.
+    /// Runs a gated pedometer (fed the activity detector's walking/running state, as the agent
+    /// does) and an ungated one over the same samples; returns (gated, ungated) step counts.
+    static func gatedAndUngated(_ samples: (_ feed: (Double, Vector3) -> Void) throws -> Void) rethrows -> (Int, Int) {
+        let detector = ActivityDetector()
+        var gated = Pedometer()
+        _ = gated.setGait(false)
+        var ungated = Pedometer()
+        try samples { t, f in
+            if let a = detector.update(time: t, specificForce: f, rotationRate: nil) {
+                _ = gated.setGait(a.walking || a.running)
+            }
+            _ = gated.update(time: t, specificForce: f)
+            _ = ungated.update(time: t, specificForce: f)
+        }
+        return (gated.data.numberOfSteps, ungated.data.numberOfSteps)
+    }
+
+    @Test func theGateKeepsTheFirstStepsOfAWalk() {
+        // 20 s still, then 40 s of walking at 1.8 steps/s: the detector confirms walking only after
+        // ~5–8 s; the held steps of those seconds are counted then.
+        var signal = SyntheticRecording(rate: 50, seed: 3)
+        let (gated, ungated) = Self.gatedAndUngated { feed in
+            signal.generate(.stationary(noise: 0.05), duration: 20) { t, f, _ in feed(t, f) }
+            signal.generate(.gait(cadence: 1.8, amplitude: 2.5), duration: 40) { t, f, _ in feed(t, f) }
+        }
+        #expect(abs(Double(gated) - 72) <= 0.02 * 72, "gated \(gated), ungated \(ungated), truth 72")
+    }
+
+    @Test func aGatedRealStationaryRecordingCountsNoSteps() throws {
+        guard let shared = ActivityTestData.root else {
+            print("skipping: ../shared/data/activity not found next to the package")
+            return
+        }
+        var total = 0, totalUngated = 0
+        for name in ["stationary_06", "stationary_10", "stationary_13", "stationary_15", "stationary_16"] {
+            let rows = try ActivityTestData.readAccelerometer(shared + "/data/activity/st_har/\(name).csv")
+            let (gated, ungated) = Self.gatedAndUngated { feed in
+                for (t, f) in rows { feed(t, f) }
+            }
+            total += gated
+            totalUngated += ungated
+        }
+        #expect(totalUngated >= 10, "these recordings hold step-like gestures (ungated: \(totalUngated))")
+        #expect(total <= 2, "hand-held stationary recordings (gestures, fidgeting): \(total) steps")
+    }
+
     @Test func countsARealWalkingRecordingWithinFivePercentOfTheReference() throws {
         guard let shared = ActivityTestData.root else {
             print("skipping: ../shared/data/activity not found next to the package")
             return
         }
         let path = shared + "/data/activity/st_har/walking_30.csv"
-        var pedometer = Pedometer()
-        for (t, f) in try ActivityTestData.readAccelerometer(path) {
-            _ = pedometer.update(time: t, specificForce: f)
+        let rows = try ActivityTestData.readAccelerometer(path)
+        let (steps, ungated) = Self.gatedAndUngated { feed in
+            for (t, f) in rows { feed(t, f) }
         }
-        let steps = pedometer.data.numberOfSteps
-        #expect(abs(Double(steps) - 71) <= 0.05 * 71, "counted \(steps), reference 71")
+        #expect(abs(Double(steps) - 71) <= 0.05 * 71, "gated: counted \(steps), reference 71")
+        #expect(abs(Double(ungated) - 71) <= 0.05 * 71, "ungated: counted \(ungated), reference 71")
     }
 }
 

@@ -38,19 +38,10 @@ struct ActivitySimulatorTests {
         return out.mapValues { $0 / total }
     }
 
-    /// The simulator's default car puts road and engine vibration at 10–30 Hz, above the detector's
-    /// 25 Hz internal rate (it would be averaged away); real mounted phones (the dev car) show
-    /// body and wheel vibration below 12.5 Hz. This car has road vibration at 2–12 Hz instead.
-    static var carWithBodyVibration: SimulationScenario {
-        var car = AutomotiveMotion()
-        car.roadVibration = VibrationProfile(band: 2...12, rms: 0.6, seed: 0x20AD)
-        return SimulationScenario(name: "automotive", motion: .automotive(car))
-    }
-
     @Test(arguments: [("stationary", ActivityClass.stationary), ("walking", .walking), ("running", .running),
-                      ("cycling", .cycling), ("automotive-body-vibration", .automotive)])
+                      ("cycling", .cycling), ("automotive", .automotive)])
     func detectsEachSimulatorScenario(name: String, expected: ActivityClass) throws {
-        let scenario = name == "automotive-body-vibration" ? Self.carWithBodyVibration : try #require(SimulationScenario(named: name))
+        let scenario = try #require(SimulationScenario(named: name))
         let detector = ActivityDetector()
         var events: [(Double, MotionActivity)] = []
         let duration = 240.0

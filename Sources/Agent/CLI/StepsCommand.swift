@@ -15,7 +15,8 @@ struct StepsCommand: Command {
     First form: pedometer totals and intervals that started in [from, to) from the history in the
     state directory (default \(HistoryQueryOptions.defaultStateDirectory)). T as for 'edgemotion activity'.
     Second form: runs the pedometer over a recording in the shared schema and prints steps, cadence
-    (steps/s), distance (m), and pause/resume events.
+    (steps/s), distance (m), and pause/resume events; as in the agent, steps count only while the
+    activity detector reports walking or running (steps of a walk's first seconds are held until then).
     """
 
     func run(arguments: [String]) -> Int32 {
@@ -69,9 +70,16 @@ struct StepsCommand: Command {
     private func count(_ input: String, _ options: HistoryQueryOptions) -> Int32 {
         var pedometer = Pedometer(configuration: PedometerConfiguration(strideLength: options.strideLength, height: options.height))
         var events: [String] = []
+        // As in the agent: steps count only while the activity detector sees walking or running.
+        let detector = ActivityDetector()
+        _ = pedometer.setGait(false)
         do {
             let reader = try RecordingReader(path: input)
             while let row = try reader.next() {
+                if let a = detector.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate),
+                   let e = pedometer.setGait(a.walking || a.running) {
+                    events.append("\(e.kind.name)@\(String(format: "%.2f", e.date))")
+                }
                 if let e = pedometer.update(time: row.time, specificForce: row.specificForce) {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }

@@ -38,6 +38,11 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// periodic (a step bounces the body by ≳ 0.1 g; a vibrating table does not walk). Hand-set.
     public var minimumGaitStd: Double = 0.25
 
+    /// While walking or running, a window whose newer half still has |f| std ≥ this (m/s²) does
+    /// not vote stationary: a gait ends when the motion calms down. Hand-set between the dev
+    /// stationary windows (90 % below 0.55) and walking windows (90 % above 1.5).
+    public var gaitEndMaximumStd: Double = 0.8
+
     /// Cycling (hand-set, not fitted: no real cycling data exists): minimum gyro periodicity in the
     /// pedalling band, and the pedalling band in Hz.
     public var cyclingGyroPeriodicity: Double = 0.6

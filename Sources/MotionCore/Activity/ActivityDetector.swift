@@ -99,6 +99,13 @@ public final class ActivityDetector {
             p.running += p.walking
             p.walking = 0
         }
+        if let now = stateMachine.current, now.walking || now.running,
+           features.logStdNewerHalf >= (configuration.gaitEndMaximumStd + 0.001).log {
+            // Still moving as hard as a gait: the walk or run has not ended (irregular steps
+            // look aperiodic, not stationary).
+            if now.running { p.running += p.stationary } else { p.walking += p.stationary }
+            p.stationary = 0
+        }
         if isPedalling(features) {
             p.scale(by: 0.1)
             p.cycling = 0.9
@@ -116,7 +123,9 @@ public final class ActivityDetector {
         } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
             return nil
         }
-        return stateMachine.decide(time: s.time, probabilities: p)
+        // 0 at a clearly periodic gait (autocorrelation ≥ 0.5), 1 without one (≤ 0.3).
+        let aperiodic = Swift.min(1, Swift.max(0, (0.5 - features.periodicity) / 0.2))
+        return stateMachine.decide(time: s.time, probabilities: p, aperiodic: aperiodic)
     }
 
     /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal

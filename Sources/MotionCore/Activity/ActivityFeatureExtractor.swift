@@ -136,6 +136,8 @@ public final class ActivityFeatureExtractor {
             out.lowFrequencyFraction = low / total
         }
 
+        horizontalSpectrum(&out, gravityDirection: gn, mean: g)
+
         // Tilt of 1 s block means against the window mean.
         let block = Swift.max(1, Int(rate.rounded()))
         var maxAngle = 0.0
@@ -160,6 +162,42 @@ public final class ActivityFeatureExtractor {
 
         if gyroRun >= n { gyroFeatures(&out) }
         return out
+    }
+
+    /// Spectral shape of the dynamic specific force perpendicular to the window's mean gravity
+    /// direction (orientation-independent: the power summed over any two horizontal axes). Both
+    /// horizontal axes go through one complex FFT (x + iy); `|X_k|² + |Y_k|² = (|Z_k|² + |Z_{N−k}|²) / 2`.
+    /// Road and body vibration in a vehicle is broadband and rises towards 10 Hz; a hand-held
+    /// device drifts and tilts slowly (power below 3 Hz).
+    private func horizontalSpectrum(_ out: inout ActivityFeatures, gravityDirection gn: Vector3, mean g: Vector3) {
+        let n = windowLength
+        let helper = abs(gn.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+        let e1 = gn.cross(helper).normalized
+        let e2 = gn.cross(e1)
+        for i in 0..<n {
+            let s = slot(i)
+            let d = Vector3(fx[s], fy[s], fz[s]) - g
+            fft.real[i] = d.dot(e1) * hann[i]
+            fft.imaginary[i] = d.dot(e2) * hann[i]
+        }
+        fft.forward()
+        let binHz = rate / Double(n)
+        var total = 0.0, low = 0.0, body = 0.0, high = 0.0
+        for k in 1...(n / 2) {
+            let hz = Double(k) * binHz
+            if hz < 0.2 { continue }
+            let j = n - k
+            var p = fft.real[k] * fft.real[k] + fft.imaginary[k] * fft.imaginary[k]
+            p += fft.real[j] * fft.real[j] + fft.imaginary[j] * fft.imaginary[j]
+            if k == n / 2 { p *= 0.5 }  // Nyquist bin: Z_k and Z_{N−k} are the same bin
+            total += p
+            if hz < 0.8 { low += p } else if hz < 3 { body += p } else if hz >= 6 && hz <= 12.5 { high += p }
+        }
+        // Powers of a Hann-windowed transform; the floor (≈ (0.003 m/s²)² per bin) keeps the
+        // slope finite for a perfectly still synthetic signal.
+        let floor = 1e-5 * Double(n)
+        out.horizontalSpectralSlope = ((high + floor) / (body + floor)).log
+        out.horizontalLowFraction = total > 1e-12 ? low / total : 0
     }
 
     private func gyroFeatures(_ out: inout ActivityFeatures) {

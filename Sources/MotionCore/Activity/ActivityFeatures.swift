@@ -7,11 +7,12 @@
 @frozen
 public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// Number of features the model uses (indices 0…modelFeatureCount−1 of `subscript`).
-    public static let modelFeatureCount = 10
+    public static let modelFeatureCount = 12
     /// Names in model order, as written by `edgemotion classify --features-out`.
     public static let names = [
         "log_std_mag", "log_vertical_std", "log_horizontal_rms", "hf_fraction", "gait_fraction",
         "low_fraction", "log_tilt_max_deg", "periodicity", "cadence_hz", "log_jerk",
+        "h_spectral_slope", "h_low_fraction",
     ]
 
     /// log of the standard deviation of |f| over the window.
@@ -34,6 +35,13 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     public var cadence = 0.0
     /// log of the mean absolute change of |f| per internal sample.
     public var logJerk = 0.0
+
+    /// Horizontal spectral slope: natural log of the ratio of the power of the dynamic specific
+    /// force perpendicular to gravity at 6–12.5 Hz to its power at 0.8–3 Hz. Positive for road and
+    /// body vibration in a vehicle, negative for a hand-held device (slow drift and tilts) and gait.
+    public var horizontalSpectralSlope = 0.0
+    /// Fraction of that horizontal power (above 0.2 Hz) below 0.8 Hz: slow hand drift and tilts.
+    public var horizontalLowFraction = 0.0
 
     /// log of the ratio of |f| variance in the newer half of the window to the older half: large
     /// magnitudes mean the window straddles a change (not used by the model; such windows don't vote).
@@ -70,6 +78,8 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
         case 7: periodicity
         case 8: cadence
         case 9: logJerk
+        case 10: horizontalSpectralSlope
+        case 11: horizontalLowFraction
         default: .nan
         }
     }

@@ -3,7 +3,7 @@
 /// `p(c) ∝ exp(w_c · z + b_c)` with `z_i = (x_i − mean_i) / scale_i`. The parameters come from
 /// `scripts/fit-activity-model` (see `ActivityModelParameters.swift`). Evaluation allocates nothing.
 public struct ActivityModel: Sendable, Hashable {
-    /// The classes the model scores, in weight-row order.
+    /// The classes the model scores, in weight-row order (a class may repeat: sub-classes).
     public var classes: [ActivityClass]
     public var mean: [Double]
     public var scale: [Double]
@@ -30,26 +30,27 @@ public struct ActivityModel: Sendable, Hashable {
         return nil
     }
 
-    /// Class probabilities for `x` (classes the model does not score stay 0). Index loops only, so
-    /// that not even an unoptimised build allocates.
+    /// Class probabilities for `x` (classes the model does not score stay 0). A class may own
+    /// several rows (sub-classes, e.g. a still and a hand-held `stationary`): their probabilities
+    /// add up. Index loops only, so that not even an unoptimised build allocates.
     public func probabilities(_ x: ActivityFeatures) -> ClassProbabilities {
-        let f = ActivityFeatures.modelFeatureCount
-        var logits = ClassProbabilities()
         var top = -Double.infinity
-        for r in 0..<classes.count {
-            var s = weights[r][f]
-            for i in 0..<f { s += weights[r][i] * ((x[i] - mean[i]) / scale[i]) }
-            logits[classes[r]] = s
-            top = Swift.max(top, s)
-        }
+        for r in 0..<classes.count { top = Swift.max(top, logit(r, x)) }
         var out = ClassProbabilities()
         var sum = 0.0
         for r in 0..<classes.count {
-            let e = (logits[classes[r]] - top).exp
-            out[classes[r]] = e
+            let e = (logit(r, x) - top).exp
+            out[classes[r]] += e
             sum += e
         }
         out.scale(by: 1 / sum)
         return out
+    }
+
+    @inline(__always) private func logit(_ r: Int, _ x: ActivityFeatures) -> Double {
+        let f = ActivityFeatures.modelFeatureCount
+        var s = weights[r][f]
+        for i in 0..<f { s += weights[r][i] * ((x[i] - mean[i]) / scale[i]) }
+        return s
     }
 }

@@ -5,7 +5,9 @@
 ///   the candidate must win `enterDecisions` consecutive decisions, and the current activity must
 ///   have lasted `minimumDwell`, before the activity changes (hysteresis + minimum dwell).
 /// - Vehicle: `automotive` is entered only when its mean probability over the last
-///   `vehicleVoteDecisions` windows reaches `vehicleEnterProbability` (cars are long; hand-held
+///   `vehicleVoteDecisions` windows reaches `vehicleEnterProbability` (until then its share of
+///   each window's vote goes to stationary when the window has no gait, else to the other classes;
+///   cars are long; hand-held
 ///   stationary devices look like a mounted phone for a few seconds). While automotive, a stationary
 ///   candidate sets the `stationary` flag too (stopped at a light) and only becomes plain
 ///   `stationary` after `vehicleStopTimeout`; walking or running end the trip at once.
@@ -16,6 +18,9 @@
 public final class ActivityStateMachine {
     public let configuration: ActivityConfiguration
     private let ring: UnsafeMutableBufferPointer<ClassProbabilities>
+    /// The same windows with their automotive share moved to the other classes (used while
+    /// `automotive` may not be entered).
+    private let landRing: UnsafeMutableBufferPointer<ClassProbabilities>
     private var writeIndex = 0
     private var count = 0
     /// The activity in force, `nil` before the first decision settles.
@@ -31,9 +36,14 @@ public final class ActivityStateMachine {
         let capacity = Swift.max(configuration.voteDecisions, configuration.vehicleVoteDecisions, 1)
         ring = .allocate(capacity: capacity)
         ring.initialize(repeating: ClassProbabilities())
+        landRing = .allocate(capacity: capacity)
+        landRing.initialize(repeating: ClassProbabilities())
     }
 
-    deinit { ring.deallocate() }
+    deinit {
+        ring.deallocate()
+        landRing.deallocate()
+    }
 
     /// Forgets votes and state (a new recording).
     public func reset() {
@@ -44,25 +54,41 @@ public final class ActivityStateMachine {
         candidate = .unknown
     }
 
-    private func mean(last n: Int) -> ClassProbabilities {
+    private func mean(last n: Int, land: Bool = false) -> ClassProbabilities {
         let k = Swift.min(n, count)
         var m = ClassProbabilities()
         guard k > 0 else { return m }
         for j in 1...k {
             var i = writeIndex - j
             if i < 0 { i += ring.count }
-            let p = ring[i]
-            m.add(p)
+            m.add(land ? landRing[i] : ring[i])
         }
         m.scale(by: 1 / Double(k))
         return m
     }
 
     /// Feeds the probabilities of the window ending at `time` (s); returns the new activity when it
-    /// changed, else `nil`.
-    public func decide(time: Double, probabilities p: ClassProbabilities) -> MotionActivity? {
+    /// changed, else `nil`. `aperiodic` (0…1) says how little step periodicity the window shows:
+    /// while `automotive` may not be entered, that share of the window's automotive probability
+    /// counts as stationary (a car-like window without gait: the carrier is not walking) and the
+    /// rest is spread over the other classes in proportion.
+    public func decide(time: Double, probabilities p: ClassProbabilities, aperiodic: Double = 1) -> MotionActivity? {
         let cfg = configuration
         ring[writeIndex] = p
+        var land = p
+        let share = Swift.min(1, Swift.max(0, aperiodic))
+        land.stationary += share * p.automotive
+        land.automotive = 0
+        let rest = 1 - p.automotive
+        if rest > 1e-9 {
+            let spread = 1 + (1 - share) * p.automotive / rest
+            land.stationary = land.stationary - p.stationary + p.stationary * spread
+            land.walking *= spread
+            land.running *= spread
+            land.cycling *= spread
+            land.unknown *= spread
+        }
+        landRing[writeIndex] = land
         writeIndex += 1
         if writeIndex == ring.count { writeIndex = 0 }
         count = Swift.min(count + 1, ring.count)
@@ -71,7 +97,9 @@ public final class ActivityStateMachine {
         let inVehicle = current?.automotive ?? false
         if !inVehicle {
             let vehicle = count >= cfg.vehicleVoteDecisions ? mean(last: cfg.vehicleVoteDecisions).automotive : 0
-            if vehicle < cfg.vehicleEnterProbability { vote.automotive = 0 }
+            // Not (yet) a vehicle: vote on the windows with their automotive share reassigned, so
+            // car-like windows of a hand-held device end a stale walk.
+            if vehicle < cfg.vehicleEnterProbability { vote = mean(last: cfg.voteDecisions, land: true) }
         }
         let (best, margin) = vote.best
         confidence = margin >= cfg.highConfidenceMargin ? .high : margin >= cfg.mediumConfidenceMargin ? .medium : .low

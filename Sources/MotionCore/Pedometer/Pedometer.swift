@@ -12,6 +12,13 @@ import Glibc
 /// spaced at most `maximumStepInterval` apart; those are counted retroactively (so jostles and
 /// single knocks are not steps) and a `resume` event is reported; `pauseAfter` seconds without a
 /// step end the walk with a `pause` event. Value type, no allocation.
+///
+/// Gait gate: hand gestures, tapping and jostling can be as regular as steps. Once `setGait(_:)`
+/// has been called (the agent feeds it the activity detector's walking/running state), steps are
+/// counted only while the gate is open: the steps of a walk confirmed while it is closed are held
+/// (at most the last `gateHoldTime` s of them) and counted when the detector confirms walking or
+/// running — so the first steps of a walk are not lost to the detector's delay — or dropped when
+/// the walk pauses first.
 public struct Pedometer: Sendable {
     public let configuration: PedometerConfiguration
     private var resampler: ActivityResampler
@@ -39,6 +46,14 @@ public struct Pedometer: Sendable {
     private var lastPressureTime = 0.0
     private var ascended = 0, descended = 0
     private var hasPressure = false
+    // Gait gate.
+    private var gated = false
+    private var gaitOpen = false
+    /// A walk was reported (`resume`) and has not paused.
+    private var reported = false
+    private var held = 0
+    private var heldStart = 0.0
+    private var heldActive = 0.0
 
     public init(configuration: PedometerConfiguration = PedometerConfiguration()) {
         self.configuration = configuration
@@ -50,7 +65,7 @@ public struct Pedometer: Sendable {
     /// Totals and current rates, as `CMPedometerData`.
     public var data: PedometerData {
         let stride = configuration.effectiveStrideLength
-        let currentCadence = walking ? cadence : 0
+        let currentCadence = reported ? cadence : 0
         return PedometerData(
             startDate: startDate ?? 0, endDate: endDate, numberOfSteps: steps, distance: Double(steps) * stride,
             floorsAscended: hasPressure ? ascended : nil, floorsDescended: hasPressure ? descended : nil,
@@ -58,8 +73,51 @@ public struct Pedometer: Sendable {
             averageActivePace: steps > 0 && activeTime > 0 ? activeTime / (Double(steps) * stride) : 0)
     }
 
-    /// Whether a walk is in progress (confirmed and not paused).
-    public var isWalking: Bool { walking }
+    /// Whether a walk is in progress (confirmed, counted and not paused).
+    public var isWalking: Bool { reported }
+
+    /// Steps held while the gait gate is closed (counted if walking or running is confirmed).
+    public var heldSteps: Int { held }
+
+    /// Opens (`true`: the activity detector reports walking or running) or closes the gait gate;
+    /// the first call turns gating on. Opening it counts the held steps of the current walk and
+    /// returns its `resume` event (dated at the first held step) when the walk was not yet reported.
+    public mutating func setGait(_ active: Bool) -> PedometerEvent? {
+        gated = true
+        guard active != gaitOpen else { return nil }
+        gaitOpen = active
+        guard active, walking, held > 0 else { return nil }
+        steps += held
+        activeTime += heldActive
+        held = 0
+        heldActive = 0
+        guard !reported else { return nil }
+        reported = true
+        return PedometerEvent(kind: .resume, date: heldStart)
+    }
+
+    /// Counts `n` steps (the first at `first`, spanning `duration` s) now, or holds them while the
+    /// gait gate is closed. Returns whether they were counted.
+    private mutating func credit(_ n: Int, first: Double, duration: Double, at t: Double) -> Bool {
+        if !gated || gaitOpen {
+            steps += n
+            activeTime += duration
+            return true
+        }
+        if held == 0 { heldStart = first }
+        held += n
+        heldActive += duration
+        let span = t - heldStart
+        let limit = configuration.gateHoldTime
+        if span > limit {
+            // Keep only (about) the steps of the last `limit` seconds, at the walk's mean rate.
+            let keep = (Double(held) * limit / span).rounded()
+            heldActive *= keep / Double(held)
+            held = Int(keep)
+            heldStart = t - limit
+        }
+        return false
+    }
 
     /// Feeds one accelerometer sample: time in s, specific force in m/s² (any frame). Returns a
     /// pause or resume event when one happened.
@@ -98,7 +156,12 @@ public struct Pedometer: Sendable {
         if walking, t - lastCandidate > c.pauseAfter {
             walking = false
             pending = 0
-            event = PedometerEvent(kind: .pause, date: lastCandidate)
+            held = 0
+            heldActive = 0
+            if reported {
+                reported = false
+                event = PedometerEvent(kind: .pause, date: lastCandidate)
+            }
         }
         // Forget the amplitude slowly when nothing happens so a gentler walk can start again.
         if t - lastCandidate > c.maximumStepInterval { amplitude *= 0.995 }
@@ -116,8 +179,7 @@ public struct Pedometer: Sendable {
             return nil
         }
         if walking {
-            steps += 1
-            activeTime += interval
+            _ = credit(1, first: t, duration: interval, at: t)
             cadence = 0.7 * cadence + 0.3 / interval
             return nil
         }
@@ -132,9 +194,10 @@ public struct Pedometer: Sendable {
         cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval
         guard pending >= c.confirmationSteps else { return nil }
         walking = true
-        steps += pending
-        activeTime += t - firstPending
+        let counted = credit(pending, first: firstPending, duration: t - firstPending, at: t)
         pending = 0
+        guard counted else { return nil }
+        reported = true
         return PedometerEvent(kind: .resume, date: firstPending)
     }
 
@@ -156,7 +219,7 @@ public struct Pedometer: Sendable {
         let alpha = dt / (1.0 + dt)  // ~1 s smoothing
         let smoothed = previous + alpha * (h - previous)
         altitude = smoothed
-        let stepping = walking || time - lastCandidate < 5
+        let stepping = reported || time - lastCandidate < 5 && (!gated || gaitOpen)
         if !stepping {
             floorReference = smoothed
             return

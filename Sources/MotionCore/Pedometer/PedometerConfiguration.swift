@@ -20,6 +20,9 @@ public struct PedometerConfiguration: Sendable, Hashable {
     public var confirmationSteps: Int = 4
     /// Largest relative change between consecutive step intervals while a walk is being confirmed.
     public var regularity: Double = 0.3
+    /// Longest stretch of steps (s) held while the gait gate is closed, waiting for the activity
+    /// detector to confirm walking or running (its delay is ~5–10 s); older held steps are dropped.
+    public var gateHoldTime: Double = 15
     /// No step for this long pauses the walk, s.
     public var pauseAfter: Double = 2.0
     /// Height of one floor, m (pressure channel only).

@@ -36,6 +36,8 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
          history: any ActivityHistoryStoring, historyQueue: DispatchQueue, clock: WallClockMapping, flushInterval: Double = 5) {
         detector = ActivityDetector(configuration: activity)
         self.pedometer = MotionCore.Pedometer(configuration: pedometer)
+        // Steps count only while the detector sees walking or running (gestures are not steps).
+        _ = self.pedometer.setGait(false)
         self.observers = observers
         self.history = history
         self.historyQueue = historyQueue
@@ -55,6 +57,10 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
                 let history = self.history
                 historyQueue.async { try? history.record(change, utcStart: change.startDate) }
                 observers.activityChanged(change)
+                if var event = pedometer.setGait(change.walking || change.running) {
+                    event.date += utcOffset
+                    observers.event(event)
+                }
             }
             if var event = pedometer.update(time: s.timestamp, specificForce: s.specificForce) {
                 event.date += utcOffset
