@@ -53,4 +53,34 @@ struct CommandLineOptionTests {
         #expect(ok == 0 && out2.contains("gyro bias:"), "\(out2)")
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
+
+    @Test func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
+        guard let walk = SharedData.path("data/activity/st_har/walking_01.csv") else {
+            print("skipped: \(SharedData.missingMessage)")
+            return
+        }
+        let dir = NSTemporaryDirectory() + "edgemotion-classify-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cases: [(String, String)] = [
+            (#"{"detector":{"colour":1}}"#, "detector.colour: unknown setting"),
+            (#"{"detector":{"hop":2.5}}"#, "detector.hop: expected a whole number, not 2.5"),
+            (#"{"detector":{"minimumDwell":"long"}}"#, "detector.minimumDwell: expected a number, not long"),
+            (#"{"model":{"classes":["flying"],"mean":[],"scale":[],"weights":[]}}"#, "model.classes: unknown class 'flying'"),
+            (#"{"detectors":{}}"#, "unknown key 'detectors'"),
+            ("{not json", "not a valid activity config"),
+        ]
+        for (i, (json, message)) in cases.enumerated() {
+            let config = dir + "/c\(i).json"
+            try json.write(toFile: config, atomically: true, encoding: .utf8)
+            let (status, out) = try run(["classify", "--input", walk, "--output", dir + "/p.csv", "--config", config])
+            #expect(status == 65 && out.contains(message), "\(json): \(out)")
+        }
+        // A valid file applies: a longer dwell still classifies the walk as walking.
+        try #"{"detector":{"minimumDwell":8,"gaitEndMaximumStd":0.9}}"#.write(toFile: dir + "/ok.json", atomically: true, encoding: .utf8)
+        let (ok, out) = try run(["classify", "--input", walk, "--output", dir + "/p.csv", "--config", dir + "/ok.json"])
+        #expect(ok == 0, "\(out)")
+        let rows = try String(contentsOfFile: dir + "/p.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "t_s,label,confidence,flags" && rows.dropFirst().allSatisfy { $0.contains(",walking,") }, "\(rows.prefix(3))")
+    }
 }

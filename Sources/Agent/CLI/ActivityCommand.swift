@@ -32,9 +32,9 @@ struct ActivityCommand: Command {
                 print("start (UTC)                 activity               confidence  previous duration (s)")
                 for r in page.items {
                     let a = r.activity
-                    print(HistoryQueryOptions.iso(r.start).padding(toLength: 28, withPad: " ", startingAt: 0)
-                          + (a.flagNames.isEmpty ? "-" : a.flagNames).padding(toLength: 23, withPad: " ", startingAt: 0)
-                          + a.confidence.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    print(HistoryQueryOptions.iso(r.start).padded(to: 28)
+                          + (a.flagNames.isEmpty ? "-" : a.flagNames).padded(to: 23)
+                          + a.confidence.name.padded(to: 12)
                           + FixedPoint.string(a.previousDuration, digits: 1))
                 }
                 if let next = page.nextPage { print("(more: --page \(next))") }

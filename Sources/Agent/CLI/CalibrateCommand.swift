@@ -67,7 +67,7 @@ struct CalibrateCommand: Command {
         // The existing file, if any, must be intact to be updated.
         var calibration = SensorCalibration.none
         var existing: String?
-        do throws(FileReadError) { existing = try WholeFile.text(atPath: file) } catch where error.isMissing {
+        do throws(FileError) { existing = try WholeFile.text(atPath: file) } catch where error.isMissing {
             existing = nil
         } catch {
             printError("edgemotion calibrate: cannot read \(file): \(error).")
@@ -138,7 +138,7 @@ struct CalibrateCommand: Command {
         }
         if dryRun { return 0 }
         let text = CalibrationFile.encode(calibration, sensor: sensor)
-        guard writeTextFileAtomically(text, to: file) else {
+        guard (try? WholeFile.write(text, atomicallyTo: file)) != nil else {
             printError("edgemotion calibrate: cannot write \(file): \(String(cString: strerror(errno))); check the directory exists and is writable")
             return 73
         }
@@ -150,17 +150,4 @@ struct CalibrateCommand: Command {
         let r = (v * 10000).rounded() / 10000
         return "\(r)"
     }
-}
-
-
-/// Writes to `path.tmp` and renames it over `path`, so readers never see half a file.
-func writeTextFileAtomically(_ text: String, to path: String) -> Bool {
-    let tmp = path + ".tmp"
-    guard let f = fopen(tmp, "w") else { return false }
-    let count = text.utf8.count
-    let written = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, count, f) }
-    let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
-    fclose(f)
-    guard written == count, flushed else { unlink(tmp); return false }
-    return rename(tmp, path) == 0
 }

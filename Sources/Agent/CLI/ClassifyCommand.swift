@@ -1,4 +1,3 @@
-import Foundation
 import MotionCore
 import Sensors
 
@@ -25,28 +24,16 @@ struct ClassifyCommand: Command {
     """
 
     func run(arguments: [String]) -> Int32 {
-        var input: String?, output: String?, config: String?, recording: String?, featuresOut: String?
-        var useGyro = true
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            func value() -> String? {
-                i += 1
-                return i < arguments.count ? arguments[i] : nil
-            }
-            switch a {
-            case "--input": input = value()
-            case "--output": output = value()
-            case "--config": config = value()
-            case "--recording": recording = value()
-            case "--features-out": featuresOut = value()
-            case "--no-gyro": useGyro = false
-            default:
-                printError("edgemotion classify: unknown option '\(a)'. Run 'edgemotion classify --help'.")
-                return 64
-            }
-            i += 1
+        guard let options = OptionScanner(command: name, arguments: arguments,
+                                          valued: ["--input", "--output", "--config", "--recording", "--features-out"],
+                                          flagNames: ["--no-gyro"], usage: usage) else { return 64 }
+        guard options.positional.isEmpty else {
+            printError("edgemotion classify: unexpected argument '\(options.positional[0])'. Run 'edgemotion classify --help'.")
+            return 64
         }
+        let input = options["--input"], output = options["--output"], config = options["--config"]
+        let recording = options["--recording"], featuresOut = options["--features-out"]
+        let useGyro = !options.flags.contains("--no-gyro")
         guard let input, let output else {
             printError("edgemotion classify: --input and --output are required. Run 'edgemotion classify --help'.")
             return 64
@@ -88,105 +75,118 @@ struct ClassifyCommand: Command {
                     feats += "," + (row.label ?? "") + recordingSuffix + "\n"
                 }
                 if let a = detector.currentActivity {
-                    pred += "\(Self.format(d.time)),\(a.primary.name),\(a.confidence.name),\(a.flagNames.replacingOccurrences(of: ",", with: "+"))\(recordingSuffix)\n"
+                    pred += "\(Self.format(d.time)),\(a.primary.name),\(a.confidence.name),\(String(a.flagNames.map { $0 == "," ? "+" : $0 }))\(recordingSuffix)\n"
                 }
             }
         } catch {
             printError("edgemotion classify: \(error)")
             return 65
         }
-        do {
-            try pred.write(toFile: output, atomically: true, encoding: .utf8)
-            if let featuresOut { try feats.write(toFile: featuresOut, atomically: true, encoding: .utf8) }
+        do throws(FileError) {
+            try WholeFile.write(pred, atomicallyTo: output)
+            if let featuresOut { try WholeFile.write(feats, atomicallyTo: featuresOut) }
         } catch {
-            printError("edgemotion classify: cannot write \(output): \(error.localizedDescription); check the directory exists and is writable")
+            printError("edgemotion classify: cannot write \(output): \(error); check the directory exists and is writable")
             return 73
         }
         return 0
     }
 
     static func format(_ t: Double) -> String {
-        String(format: "%.3f", t)
+        FixedPoint.string(t, digits: 3)
     }
 }
 
 /// The JSON file `classify --config` reads: optional model parameters and detector settings.
+///
+/// ```json
+/// {"model": {"classes": [...], "mean": [...], "scale": [...], "weights": [[...]]},
+///  "detector": {"enterDecisions": 3, "vehicleStopTimeout": 180}}
+/// ```
+/// Strict: an unknown key or a value of the wrong kind is an error naming it.
 enum ActivityConfigFile {
-    struct ModelJSON: Decodable {
-        var classes: [String]
-        var mean: [Double]
-        var scale: [Double]
-        var weights: [[Double]]
-    }
-
-    struct DetectorJSON: Decodable {
-        var internalRate: Double?
-        var windowLength: Int?
-        var hop: Int?
-        var maximumGap: Double?
-        var voteDecisions: Int?
-        var enterDecisions: Int?
-        var minimumDwell: Double?
-        var vehicleVoteDecisions: Int?
-        var vehicleEnterProbability: Double?
-        var vehicleStopTimeout: Double?
-        var mediumConfidenceMargin: Double?
-        var highConfidenceMargin: Double?
-        var switchProbability: Double?
-        var transitionLogRatio: Double?
-        var minimumGaitStd: Double?
-        var vehicleExitDecisions: Int?
-    }
-
-    struct FileJSON: Decodable {
-        var model: ModelJSON?
-        var detector: DetectorJSON?
-    }
-
     struct LoadError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func load(path: String, into c: inout ActivityConfiguration, model: inout ActivityModel) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError(description: "cannot read config \(path); check the path")
+    /// The detector settings the file may set, by JSON name.
+    nonisolated(unsafe) static let detectorFields: [(String, WritableKeyPath<ActivityConfiguration, Double>)] = [
+        ("internalRate", \.internalRate), ("maximumGap", \.maximumGap), ("minimumDwell", \.minimumDwell),
+        ("vehicleEnterProbability", \.vehicleEnterProbability), ("vehicleStopTimeout", \.vehicleStopTimeout),
+        ("mediumConfidenceMargin", \.mediumConfidenceMargin), ("highConfidenceMargin", \.highConfidenceMargin),
+        ("switchProbability", \.switchProbability), ("transitionLogRatio", \.transitionLogRatio),
+        ("minimumGaitStd", \.minimumGaitStd), ("gaitEndMaximumStd", \.gaitEndMaximumStd),
+    ]
+    nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
+        ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),
+        ("enterDecisions", \.enterDecisions), ("vehicleVoteDecisions", \.vehicleVoteDecisions),
+        ("vehicleExitDecisions", \.vehicleExitDecisions),
+    ]
+
+    static func load(path: String, into c: inout ActivityConfiguration, model: inout ActivityModel) throws(LoadError) {
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try WholeFile.bytes(atPath: path, limit: 16 << 20) } catch {
+            throw LoadError(description: "cannot read config \(path): \(error); check the path")
         }
-        let file: FileJSON
-        do {
-            file = try JSONDecoder().decode(FileJSON.self, from: data)
+        let top: [String: JSONValue]
+        do throws(JSONValue.SyntaxError) {
+            guard let members = try JSONValue.parse(bytes).members else {
+                throw JSONValue.SyntaxError(offset: 0, message: "the top level is not an object")
+            }
+            top = members
         } catch {
             throw LoadError(description: "\(path): not a valid activity config (\(error)); expected {\"model\": {...}, \"detector\": {...}}")
         }
-        if let m = file.model {
-            var classes: [ActivityClass] = []
-            for name in m.classes {
-                guard let c = ActivityClass(name: name) else {
-                    throw LoadError(description: "\(path): model.classes: unknown class '\(name)'")
-                }
-                classes.append(c)
-            }
-            let candidate = ActivityModel(classes: classes, mean: m.mean, scale: m.scale, weights: m.weights)
-            if let problem = candidate.validationError() { throw LoadError(description: "\(path): \(problem)") }
-            model = candidate
+        if let unknown = top.keys.sorted().first(where: { $0 != "model" && $0 != "detector" }) {
+            throw LoadError(description: "\(path): unknown key '\(unknown)'; expected model and/or detector")
         }
-        if let d = file.detector {
-            if let v = d.internalRate { c.internalRate = v }
-            if let v = d.windowLength { c.windowLength = v }
-            if let v = d.hop { c.hop = v }
-            if let v = d.maximumGap { c.maximumGap = v }
-            if let v = d.voteDecisions { c.voteDecisions = v }
-            if let v = d.enterDecisions { c.enterDecisions = v }
-            if let v = d.minimumDwell { c.minimumDwell = v }
-            if let v = d.vehicleVoteDecisions { c.vehicleVoteDecisions = v }
-            if let v = d.vehicleEnterProbability { c.vehicleEnterProbability = v }
-            if let v = d.vehicleStopTimeout { c.vehicleStopTimeout = v }
-            if let v = d.mediumConfidenceMargin { c.mediumConfidenceMargin = v }
-            if let v = d.highConfidenceMargin { c.highConfidenceMargin = v }
-            if let v = d.switchProbability { c.switchProbability = v }
-            if let v = d.transitionLogRatio { c.transitionLogRatio = v }
-            if let v = d.minimumGaitStd { c.minimumGaitStd = v }
-            if let v = d.vehicleExitDecisions { c.vehicleExitDecisions = v }
+        if let m = top["model"] { model = try Self.model(m, path: path) }
+        if let d = top["detector"] {
+            guard let fields = d.members else { throw LoadError(description: "\(path): detector: expected an object") }
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                if let (_, kp) = detectorFields.first(where: { $0.0 == key }) {
+                    guard let v = value.number, v.isFinite else {
+                        throw LoadError(description: "\(path): detector.\(key): expected a number, not \(value.shortText)")
+                    }
+                    c[keyPath: kp] = v
+                } else if let (_, kp) = detectorIntegerFields.first(where: { $0.0 == key }) {
+                    guard let v = value.number, v == v.rounded(), abs(v) < 1e9 else {
+                        throw LoadError(description: "\(path): detector.\(key): expected a whole number, not \(value.shortText)")
+                    }
+                    c[keyPath: kp] = Int(v)
+                } else {
+                    let known = (detectorFields.map(\.0) + detectorIntegerFields.map(\.0)).sorted().joined(separator: ", ")
+                    throw LoadError(description: "\(path): detector.\(key): unknown setting; known: \(known)")
+                }
+            }
             if let problem = c.validationError() { throw LoadError(description: "\(path): detector.\(problem)") }
         }
+    }
+
+    private static func model(_ value: JSONValue, path: String) throws(LoadError) -> ActivityModel {
+        guard let m = value.members else { throw LoadError(description: "\(path): model: expected an object") }
+        func numbers(_ v: JSONValue?, _ name: String) throws(LoadError) -> [Double] {
+            guard case .array(let items)? = v else { throw LoadError(description: "\(path): model.\(name): expected an array of numbers") }
+            var out: [Double] = []
+            for item in items {
+                guard let d = item.number else { throw LoadError(description: "\(path): model.\(name): \(item.shortText) is not a number") }
+                out.append(d)
+            }
+            return out
+        }
+        guard case .array(let names)? = m["classes"] else { throw LoadError(description: "\(path): model.classes: expected an array of class names") }
+        var classes: [ActivityClass] = []
+        for name in names {
+            guard let text = name.string, let c = ActivityClass(name: text) else {
+                throw LoadError(description: "\(path): model.classes: unknown class '\(name.shortText)'")
+            }
+            classes.append(c)
+        }
+        guard case .array(let rows)? = m["weights"] else { throw LoadError(description: "\(path): model.weights: expected an array of rows") }
+        var weights: [[Double]] = []
+        for row in rows { weights.append(try numbers(row, "weights")) }
+        let candidate = ActivityModel(classes: classes, mean: try numbers(m["mean"], "mean"), scale: try numbers(m["scale"], "scale"), weights: weights)
+        if let problem = candidate.validationError() { throw LoadError(description: "\(path): \(problem)") }
+        return candidate
     }
 }

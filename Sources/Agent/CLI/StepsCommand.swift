@@ -37,9 +37,9 @@ struct StepsCommand: Command {
                       + (total.floorsAscended.map { ", floors up \($0)" } ?? "") + (total.floorsDescended.map { ", down \($0)" } ?? ""))
                 print("start (UTC)                 end (UTC)                   steps   distance (m)")
                 for r in page.items {
-                    print(HistoryQueryOptions.iso(r.start).padding(toLength: 28, withPad: " ", startingAt: 0)
-                          + HistoryQueryOptions.iso(r.end).padding(toLength: 28, withPad: " ", startingAt: 0)
-                          + String(r.steps).padding(toLength: 8, withPad: " ", startingAt: 0) + FixedPoint.string(r.distance, digits: 1))
+                    print(HistoryQueryOptions.iso(r.start).padded(to: 28)
+                          + HistoryQueryOptions.iso(r.end).padded(to: 28)
+                          + String(r.steps).padded(to: 8) + FixedPoint.string(r.distance, digits: 1))
                 }
                 if let next = page.nextPage { print("(more: --page \(next))") }
             } else {
@@ -78,7 +78,7 @@ struct StepsCommand: Command {
             while let row = try reader.next() {
                 if let a = detector.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate),
                    let e = pedometer.setGait(a.walking || a.running) {
-                    events.append("\(e.kind.name)@\(String(format: "%.2f", e.date))")
+                    events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }
                 if let e = pedometer.update(time: row.time, specificForce: row.specificForce) {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")

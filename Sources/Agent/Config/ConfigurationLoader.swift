@@ -12,7 +12,7 @@ public enum ConfigurationLoader {
     /// file cannot be read, `.syntax` for invalid YAML, `.invalid` listing every wrong key or value.
     public static func load(path: String) throws(ConfigError) -> AgentConfiguration {
         let bytes: [UInt8]
-        do throws(FileReadError) { bytes = try WholeFile.bytes(atPath: path) } catch {
+        do throws(FileError) { bytes = try WholeFile.bytes(atPath: path) } catch {
             throw ConfigError(kind: .unreadable, diagnostics: [
                 ConfigDiagnostic(file: path, line: nil, column: nil, keyPath: "", message: "cannot read configuration: " + error.description)
             ])

@@ -4,7 +4,7 @@ enum PasswordFile {
 
     static func read(_ path: String) throws -> String {
         var bytes: [UInt8]
-        do throws(FileReadError) { bytes = try WholeFile.bytes(atPath: path, limit: 64 << 10) } catch {
+        do throws(FileError) { bytes = try WholeFile.bytes(atPath: path, limit: 64 << 10) } catch {
             throw Failure(description: "mqtt.password_file: cannot read '\(path)': \(error)")
         }
         if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }

@@ -29,7 +29,7 @@ enum FusionSetup {
     static func calibration(_ c: AgentConfiguration, log: Logger) -> (SensorCalibration, String) {
         let path = calibrationPath(c)
         let text: String
-        do throws(FileReadError) { text = try WholeFile.text(atPath: path) } catch where error.isMissing {
+        do throws(FileError) { text = try WholeFile.text(atPath: path) } catch where error.isMissing {
             log.info("no calibration file; fusion uses raw readings and learns the gyro bias online", ["file": path])
             return (.none, "none")
         } catch {

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// Why a small file (configuration, calibration, secret) could not be read whole.
-struct FileReadError: Error, CustomStringConvertible, Equatable {
+/// Why a small file (configuration, calibration, secret, prediction) could not be read or written whole.
+struct FileError: Error, CustomStringConvertible, Equatable {
     /// The `errno` of the failing `open`/`read`, or `nil` when the file is larger than allowed.
     let code: Int32?
     /// The size limit that was exceeded, bytes (when `code` is nil).
@@ -23,9 +23,9 @@ struct FileReadError: Error, CustomStringConvertible, Equatable {
 /// refusing files over a size limit, so a wrong path (a device, a log) cannot exhaust memory.
 enum WholeFile {
     /// The file's bytes.
-    static func bytes(atPath path: String, limit: Int = 1 << 20) throws(FileReadError) -> [UInt8] {
+    static func bytes(atPath path: String, limit: Int = 1 << 20) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileReadError(code: errno, limit: limit) }
+        guard fd >= 0 else { throw FileError(code: errno, limit: limit) }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
@@ -33,16 +33,37 @@ enum WholeFile {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileReadError(code: errno, limit: limit)
+                throw FileError(code: errno, limit: limit)
             }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit { throw FileReadError(code: nil, limit: limit) }
+            if bytes.count > limit { throw FileError(code: nil, limit: limit) }
         }
     }
 
     /// The file's text (UTF-8; invalid sequences replaced).
-    static func text(atPath path: String, limit: Int = 1 << 20) throws(FileReadError) -> String {
+    static func text(atPath path: String, limit: Int = 1 << 20) throws(FileError) -> String {
         String(decoding: try bytes(atPath: path, limit: limit), as: UTF8.self)
+    }
+
+    /// Writes `text` to `path.tmp`, flushes it to disk and renames it over `path`, so readers
+    /// never see half a file. Throws the `errno` of the step that failed (the temporary is removed).
+    static func write(_ text: String, atomicallyTo path: String) throws(FileError) {
+        let tmp = path + ".tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(code: errno, limit: 0) }
+        var failure: Int32?
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty, failure == nil {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno != EINTR { failure = errno } } else { bytes = bytes.dropFirst(n) }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == nil, rename(tmp, path) != 0 { failure = errno }
+        if let failure {
+            unlink(tmp)
+            throw FileError(code: failure, limit: 0)
+        }
     }
 }
