@@ -85,6 +85,15 @@ struct StageBenchmarks {
             blackHole(events)
         }
 
+        // The same two inside the pipeline, as the agent runs them: the activity engine's runtime
+        // consumer (50 Hz accelerometer, batches of 10) on a 1 kHz source; ns per source sample.
+        results.append(ActivityStage.measure(name: "activity features + classifier, in MotionProcessor @ 1 kHz (50 Hz consumer)",
+                                             key: "activity_in_pipeline", activity: true, pedometer: false, rate: 1000,
+                                             trial: trial, items: n, repeats: repeats))
+        results.append(ActivityStage.measure(name: "pedometer, in MotionProcessor @ 1 kHz (50 Hz consumer)",
+                                             key: "pedometer_in_pipeline", activity: false, pedometer: true, rate: 1000,
+                                             trial: trial, items: n, repeats: repeats))
+
         // Batch encoding into the preallocated JSON buffer, per sample encoded.
         let clock = WallClockMapping.current()
         for (batch, label) in [(10, "10/batch (default)"), (1, "1/batch (lowest latency)")] {

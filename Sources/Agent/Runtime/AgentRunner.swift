@@ -96,7 +96,7 @@ public final class AgentRunner: @unchecked Sendable {
 
         let source: any IMUSource
         do {
-            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
+            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile, streams: c.streams)
         } catch {
             log.error("cannot open the source", ["error": "\(error)"])
             outbox.stop(timeout: .milliseconds(200))
@@ -474,7 +474,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         var newSource: (any IMUSource)?
         if pipelineChanged {
-            do { newSource = try SourceFactory.makeSource(new.source, configurationFile: new.sourceFile) } catch {
+            do { newSource = try SourceFactory.makeSource(new.source, configurationFile: new.sourceFile, streams: new.streams) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
         }
@@ -522,7 +522,7 @@ public final class AgentRunner: @unchecked Sendable {
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
-                if let back = try? SourceFactory.makeSource(old.source, configurationFile: old.sourceFile) {
+                if let back = try? SourceFactory.makeSource(old.source, configurationFile: old.sourceFile, streams: old.streams) {
                     try? startPipeline(source: back, configuration: configuration)
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))

@@ -21,5 +21,9 @@ extension PipelineConfiguration {
             referenceFrame: c.fusion.referenceFrame,
             declination: FusionSetup.declination(c.fusion))
         learnsGyroBias = c.fusion.gyroBiasLearning
+        if c.source.kind == .simulator {
+            // One read takes a whole simulated FIFO burst.
+            readBatchSize = max(readBatchSize, c.source.simulator.effectiveBurst(sourceRate: c.source.rate, streams: c.streams))
+        }
     }
 }

@@ -15,6 +15,8 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     private var lastTimestampNanos: UInt64 = 0
     private let nominalPeriod: Double
     private var arbitraryHeadingReference: Double?
+    /// `Quaternion.aboutZ(-arbitraryHeadingReference)`, computed once (not a sin/cos per sample).
+    private var arbitraryHeadingRotation = Quaternion.identity
 
     public init(filter: Filter, samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil,
                 calibration: SensorCalibration = .none) {
@@ -89,9 +91,11 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         case .xArbitraryCorrectedZVertical:
             if out.headingAvailable {
                 if arbitraryHeadingReference == nil {
-                    arbitraryHeadingReference = headingOffset(out)
+                    let offset = headingOffset(out)
+                    arbitraryHeadingReference = offset
+                    arbitraryHeadingRotation = Quaternion.aboutZ(-offset)
                 }
-                attitude = Quaternion.aboutZ(-(arbitraryHeadingReference ?? 0)) * out.quaternion9D
+                attitude = arbitraryHeadingRotation * out.quaternion9D
             } else {
                 attitude = out.quaternion6D
             }
