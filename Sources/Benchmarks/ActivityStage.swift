@@ -64,7 +64,7 @@ enum ActivityStage {
         let samples = trial.retimed(rate: rate, count: items)
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(c.configuration.schedule(for: s), sourceRate: rate) }
-        var processor = MotionProcessor<RobustAttitudeFilter>(
+        let processor = ProcessorHarness(
             configuration: c.configuration, sourceRate: rate, schedules: schedules,
             motionSchedule: EffectiveSchedule(c.configuration.motion, sourceRate: rate), sensors: c.sensors)
         let engine = ActivityStageOutput(activity: activity, pedometer: pedometer)

@@ -164,9 +164,13 @@ struct WholePathCase {
         let samples = trial.retimed(rate: rate, count: items)
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: rate) }
-        var processor = MotionProcessor<F>(configuration: configuration, sourceRate: rate, schedules: schedules,
-                                           motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
-                                           sensors: sensors)
+        // The pipeline's own specialised processor for this filter (a generic MotionProcessor<F>
+        // called from this module would run unspecialised, slower than the agent).
+        var c = configuration
+        c.filter = F.self == ComplementaryFilter.self ? .complementary : .default
+        let processor = ProcessorHarness(configuration: c, sourceRate: rate, schedules: schedules,
+                                         motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
+                                         sensors: sensors)
         let output = EncodingOutput()
         let outputs: [any PipelineOutput] = [output]
         let ring = SampleRing<IMUSample>(minimumCapacity: 4096)
@@ -185,7 +189,7 @@ struct WholePathCase {
                     s.timestampNanos &+= shift &* period
                     ring.push(s)
                 }
-                ring.drain { s in processor.process(s, outputs: outputs) }
+                processor.drain(ring, outputs: outputs)
                 i = end
             }
         }

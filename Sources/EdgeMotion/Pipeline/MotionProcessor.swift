@@ -5,21 +5,20 @@ import MotionCore
 
 /// The per-sample work of the processing thread: fusion, decimation and batching into
 /// preallocated buffers. A value type generic over the filter so the whole loop specialises;
-/// no allocation, locking or logging per sample. `process` is `@inlinable` so that a caller in
-/// another module (the bench) runs the same specialised code as the pipeline's own loop.
+/// no allocation, locking or logging per sample.
 package struct MotionProcessor<Filter: AttitudeFilter> {
-    @usableFromInline var estimator: DeviceMotionEstimator<Filter>
-    @usableFromInline let accelerometerBuffer: SampleBuffer<IMUSample>
-    @usableFromInline let gyroscopeBuffer: SampleBuffer<IMUSample>
-    @usableFromInline let magnetometerBuffer: SampleBuffer<IMUSample>
-    @usableFromInline let motionBuffer: SampleBuffer<DeviceMotion>
-    @usableFromInline let motionSchedule: EffectiveSchedule
-    @usableFromInline var motionPhase = 0
-    @usableFromInline var lastSequence: UInt64?
-    @usableFromInline var gaps: UInt64 = 0
+    private var estimator: DeviceMotionEstimator<Filter>
+    private let accelerometerBuffer: SampleBuffer<IMUSample>
+    private let gyroscopeBuffer: SampleBuffer<IMUSample>
+    private let magnetometerBuffer: SampleBuffer<IMUSample>
+    private let motionBuffer: SampleBuffer<DeviceMotion>
+    private let motionSchedule: EffectiveSchedule
+    private var motionPhase = 0
+    private var lastSequence: UInt64?
+    private(set) var gaps: UInt64 = 0
     /// Consumers added at runtime, each with its own decimation and batching. Changed only by
     /// `apply(_:)` between drains; iterated by index per sample.
-    @usableFromInline var consumers: [RuntimeConsumer] = []
+    private(set) var consumers: [RuntimeConsumer] = []
     private let sourceRate: Double
     private let sensors: IMUSample.Contents
     private let defaultFrame: AttitudeReferenceFrame
@@ -41,7 +40,6 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
     }
 
     /// Runs one sample through fusion and the stream batchers, delivering full batches.
-    @inlinable
     package mutating func process(_ sample: IMUSample, outputs: [any PipelineOutput]) {
         if let last = lastSequence, sample.sequence > last &+ 1 {
             gaps &+= sample.sequence &- last &- 1
@@ -81,7 +79,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
 
     /// The runtime consumers' share of `process`: same work as for the static outputs, with
     /// each consumer's own buffers, phases and reference frame.
-    @usableFromInline mutating func offerToConsumers(_ sample: IMUSample) {
+    private mutating func offerToConsumers(_ sample: IMUSample) {
         for i in consumers.indices {
             let c = consumers[i]
             let output = c.output
@@ -146,12 +144,11 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
 
 /// A fixed-size batch of one stream, with its own decimation phase. Storage is allocated once;
 /// used only by the processing thread.
-@usableFromInline
 final class SampleBuffer<Element: BitwiseCopyable> {
-    @usableFromInline let storage: UnsafeMutableBufferPointer<Element>
-    @usableFromInline var count = 0
-    @usableFromInline var phase = 0
-    @usableFromInline let schedule: EffectiveSchedule
+    private let storage: UnsafeMutableBufferPointer<Element>
+    private var count = 0
+    private var phase = 0
+    private let schedule: EffectiveSchedule
 
     init(schedule: EffectiveSchedule) {
         self.schedule = schedule
@@ -161,7 +158,6 @@ final class SampleBuffer<Element: BitwiseCopyable> {
     deinit { storage.deallocate() }
 
     /// Offers a source-rate sample; keeps one in `decimation`.
-    @inlinable
     func offer(_ element: Element, deliver: (Span<Element>, Double) -> Void) {
         guard schedule.enabled else { return }
         if phase == 0 { append(element, deliver: deliver) }
@@ -170,7 +166,6 @@ final class SampleBuffer<Element: BitwiseCopyable> {
     }
 
     /// Appends an already-decimated element.
-    @inlinable
     func append(_ element: Element, deliver: (Span<Element>, Double) -> Void) {
         guard schedule.enabled else { return }
         storage[count] = element
@@ -178,7 +173,6 @@ final class SampleBuffer<Element: BitwiseCopyable> {
         if count == schedule.batchSize { flush(deliver: deliver) }
     }
 
-    @inlinable
     func flush(deliver: (Span<Element>, Double) -> Void) {
         guard count > 0 else { return }
         let full = UnsafeBufferPointer(rebasing: storage[0..<count])

@@ -3,7 +3,6 @@ import MotionCore
 /// A consumer added at runtime, as the processing thread holds it: its own preallocated batch
 /// buffers and decimation phases per stream. Built (and its buffers allocated) when a change is
 /// applied between drains, never on the per-sample path.
-@usableFromInline
 final class RuntimeConsumer {
     let id: PipelineConsumerID
     let output: any PipelineOutput
