@@ -39,8 +39,6 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Lossless source (recording replayed as fast as possible): wait for outbox room instead of
     /// dropping.
     private let lossless = Atomic<Bool>(false)
-    /// Batches were queued since the last `outbox.notify()` (processing thread only).
-    private var pendingNotify = false
 
     static let streamNames = ["accelerometer", "gyroscope", "magnetometer", "motion"]
 
@@ -105,15 +103,7 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(didEnd reason: PipelineEnd) {
-        if pendingNotify { pendingNotify = false; outbox.notify() }
         endReason.withLock { $0 = reason }
-    }
-
-    /// One wake of the outbox's sending thread per pipeline drain (a FIFO burst), not per batch.
-    func pipelineDidDrain() {
-        guard pendingNotify else { return }
-        pendingNotify = false
-        outbox.notify()
     }
 
     /// Why the pipeline ended, once it has.
@@ -132,10 +122,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         let handle = handles[k]
         let wait = lossless.load(ordering: .relaxed)
         let enqueue = { (bytes: UnsafeRawBufferPointer) in
-            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait,
-                                notify: false)
+            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
         }
-        pendingNotify = true
         if route.format == .influx { lines.withUnsafeBytes(enqueue) } else { writer.withUnsafeBytes(enqueue) }
     }
 }

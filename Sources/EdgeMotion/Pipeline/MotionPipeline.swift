@@ -253,8 +253,6 @@ public final class MotionPipeline: Sendable {
                 last = sample.timestampNanos
             }
             if n > 0 {
-                for i in outputs.indices { outputs[i].pipelineDidDrain() }
-                for i in processor.consumers.indices { processor.consumers[i].output.pipelineDidDrain() }
                 counters.processed.wrappingAdd(UInt64(n), ordering: .relaxed)
                 counters.lastSampleNanos.store(last, ordering: .relaxed)
                 counters.sequenceGaps.store(processor.gaps, ordering: .relaxed)

@@ -24,10 +24,6 @@ public protocol PipelineOutput: AnyObject, Sendable {
     func pipeline(sourceStatusChanged error: (any Error)?)
     /// The pipeline has stopped; every batch has been delivered (partial batches flushed).
     func pipeline(didEnd reason: PipelineEnd)
-    /// The processing thread has handed over everything it took in one wake-up (one ring drain,
-    /// e.g. a FIFO burst): a good moment to wake a sending thread once for all the batches of
-    /// that drain. Called on the processing thread, only after drains that produced samples.
-    func pipelineDidDrain()
 }
 
 extension PipelineOutput {
@@ -35,5 +31,4 @@ extension PipelineOutput {
     public func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {}
     public func pipeline(sourceStatusChanged error: (any Error)?) {}
     public func pipeline(didEnd reason: PipelineEnd) {}
-    public func pipelineDidDrain() {}
 }

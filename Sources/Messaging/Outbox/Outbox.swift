@@ -214,12 +214,7 @@ public final class Outbox: Sendable {
     /// `waitForRoom: true` is for lossless sources (a recording replayed as fast as possible): the
     /// caller then waits until the batch fits instead of dropping older ones (back-pressure), until
     /// the outbox stops.
-    ///
-    /// `notify: false` leaves the sending thread asleep: a producer that queues several batches
-    /// at once (one pipeline drain: a FIFO burst's batches of every stream) calls `notify()` once
-    /// after the last, so the sending thread wakes once per burst instead of once per batch.
-    public func enqueue(stream handle: Int, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, waitForRoom: Bool = false,
-                        notify: Bool = true) {
+    public func enqueue(stream handle: Int, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, waitForRoom: Bool = false) {
         let bytes = Array(payload)
         if waitForRoom {
             let need = bytes.count + 256
@@ -245,11 +240,6 @@ public final class Outbox: Sendable {
             st.streamBytes += item.bytes
             compactStreams(&st)
         }
-        if notify || waitForRoom { signal.notifyAll() }
-    }
-
-    /// Wakes the sending thread for batches queued with `enqueue(…, notify: false)`.
-    public func notify() {
         signal.notifyAll()
     }
 
