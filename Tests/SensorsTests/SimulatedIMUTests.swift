@@ -302,7 +302,8 @@ struct SimulatedIMUTests {
             }
             reads += 1
             let now = MonotonicClock.nowNanos()
-            #expect(n >= 10, "read \(reads) returned \(n) samples, below the watermark")
+            // A burst ends on the grid (a late read may take more, then the next one ends on the grid).
+            #expect(n >= 10 || (buffer[n - 1].sequence + 1) % 10 == 0, "read \(reads) returned \(n) samples, below the watermark")
             #expect(buffer[n - 1].timestampNanos <= now, "a sample was delivered before it was due")
             samples.append(contentsOf: buffer[0..<n])
         }

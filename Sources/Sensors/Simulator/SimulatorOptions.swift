@@ -48,8 +48,9 @@ public struct SimulatorOptions: Sendable {
     /// In real time, the FIFO watermark: `read` returns only once this many samples are due
     /// (every one still stamped with its own grid time), so the reader wakes once per burst
     /// instead of once per sample, like an IMU whose FIFO-watermark interrupt fires every N
-    /// samples. 1 = one wake-up per sample (a data-ready interrupt). Capped at `fifoDepth` and at
-    /// the reader's buffer.
+    /// samples. Bursts end on the sample grid (at multiples of `burstSize`), so they stay aligned
+    /// with batches of a multiple of their size. 1 = one wake-up per sample (a data-ready
+    /// interrupt). Capped at `fifoDepth` and at the reader's buffer.
     public var burstSize: Int
     /// The simulated world (gravity, geomagnetic field).
     public var earth: SimulatedEarth
