@@ -85,6 +85,15 @@ struct StageBenchmarks {
             blackHole(events)
         }
 
+        // The same two inside the pipeline, as the agent runs them: the activity engine's runtime
+        // consumer (50 Hz accelerometer, batches of 10) on a 1 kHz source; ns per source sample.
+        results.append(ActivityStage.measure(name: "activity features + classifier, in MotionProcessor @ 1 kHz (50 Hz consumer)",
+                                             key: "activity_in_pipeline", activity: true, pedometer: false, rate: 1000,
+                                             trial: trial, items: n, repeats: repeats))
+        results.append(ActivityStage.measure(name: "pedometer, in MotionProcessor @ 1 kHz (50 Hz consumer)",
+                                             key: "pedometer_in_pipeline", activity: false, pedometer: true, rate: 1000,
+                                             trial: trial, items: n, repeats: repeats))
+
         // Batch encoding into the preallocated JSON buffer, per sample encoded.
         let clock = WallClockMapping.current()
         for (batch, label) in [(10, "10/batch (default)"), (1, "1/batch (lowest latency)")] {
@@ -155,9 +164,13 @@ struct WholePathCase {
         let samples = trial.retimed(rate: rate, count: items)
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: rate) }
-        var processor = MotionProcessor<F>(configuration: configuration, sourceRate: rate, schedules: schedules,
-                                           motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
-                                           sensors: sensors)
+        // The pipeline's own specialised processor for this filter (a generic MotionProcessor<F>
+        // called from this module would run unspecialised, slower than the agent).
+        var c = configuration
+        c.filter = F.self == ComplementaryFilter.self ? .complementary : .default
+        let processor = ProcessorHarness(configuration: c, sourceRate: rate, schedules: schedules,
+                                         motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
+                                         sensors: sensors)
         let output = EncodingOutput()
         let outputs: [any PipelineOutput] = [output]
         let ring = SampleRing<IMUSample>(minimumCapacity: 4096)
@@ -176,7 +189,7 @@ struct WholePathCase {
                     s.timestampNanos &+= shift &* period
                     ring.push(s)
                 }
-                ring.drain { s in processor.process(s, outputs: outputs) }
+                processor.drain(ring, outputs: outputs)
                 i = end
             }
         }

@@ -42,7 +42,7 @@ struct ConfigLoaderTests {
         source:
           type: i2c
           rate: 104
-          simulator: { scenario: cycling, seed: 0xFFFFFFFFFFFFFFFF, real_time: off, magnetometer: no, gyroscope: yes, gyro_bias_dps: -1.25, noise: false }
+          simulator: { scenario: cycling, seed: 0xFFFFFFFFFFFFFFFF, real_time: off, magnetometer: no, gyroscope: yes, gyro_bias_dps: -1.25, noise: false, burst: 16 }
           replay: { file: rec.csv.gz, speed: max, loop: on }
           iio: { uri: "ip:10.0.0.2", device: 0, trigger: hrtimer, buffer: false, buffer_length: 16 }
           i2c: { bus: 3, address: 104, chip: lsm6dsox, accel_range_g: 16, gyro_range_dps: 125, lowpass_hz: 41.5 }
@@ -72,7 +72,7 @@ struct ConfigLoaderTests {
         #expect(c.device.id == "pi-kitchen")
         #expect(c.source.kind == .i2c && c.source.rate == 104)
         #expect(c.source.simulator == SimulatorSettings(scenario: "cycling", seed: .max, realTime: false, magnetometer: false,
-                                                         gyroscope: true, gyroBiasDegreesPerSecond: -1.25, noise: false))
+                                                         gyroscope: true, gyroBiasDegreesPerSecond: -1.25, noise: false, burst: 16))
         #expect(c.source.replay == ReplaySettings(file: "rec.csv.gz", speed: .max, loop: true))
         #expect(c.source.iio == IIOSettings(uri: "ip:10.0.0.2", device: "0", trigger: "hrtimer", buffer: false, bufferLength: 16))
         #expect(c.source.i2c == I2CSettings(bus: 3, address: 0x68, chip: "lsm6dsox", accelRangeG: 16, gyroRangeDPS: 125, lowPassHz: 41.5))
@@ -119,6 +119,29 @@ struct ConfigLoaderTests {
         #expect(c.source.simulator.gyroBiasDegreesPerSecond == 0.5, "under \(active)")
         #expect(c.source.rate == 12.5)
         #expect(!S.problems("source:\n  simulator:\n    gyro_bias_dps: 0,5\n").isEmpty, "a comma decimal must stay an error under \(active)")
+    }
+
+    @Test func simulatorBurstAutoFollowsTheFastestStreamCappedAtTenMilliseconds() throws {
+        let defaults = StreamSettingsSet()
+        let auto = SimulatorSettings()
+        #expect(auto.burst == 0)
+        #expect(auto.effectiveBurst(sourceRate: 1000, streams: defaults) == 10)
+        #expect(auto.effectiveBurst(sourceRate: 200, streams: defaults) == 2)
+        #expect(auto.effectiveBurst(sourceRate: 100, streams: defaults) == 1)
+        #expect(auto.effectiveBurst(sourceRate: 8000, streams: defaults) == 80)
+        // A stream published once per sample: no burst (no added latency).
+        var perSample = defaults
+        perSample.motion = StreamSettings(enabled: true, rate: 0, publishRate: 1000)
+        #expect(auto.effectiveBurst(sourceRate: 1000, streams: perSample) == 1)
+        // …unless that stream is off.
+        perSample.motion.enabled = false
+        #expect(auto.effectiveBurst(sourceRate: 1000, streams: perSample) == 10)
+        // An explicit burst wins.
+        #expect(SimulatorSettings(burst: 25).effectiveBurst(sourceRate: 1000, streams: perSample) == 25)
+        let c = try ConfigurationLoader.parse(yaml: "source:\n  rate: 1000\n  simulator:\n    burst: 1\n", fileName: "t.yaml")
+        #expect(c.source.simulator.burst == 1)
+        #expect(!S.problems("source:\n  simulator:\n    burst: 5000\n").isEmpty)
+        #expect(!S.problems("source:\n  simulator:\n    burst: -1\n").isEmpty)
     }
 
     @Test func nullMeansUnsetForOptionalKeysAndDefaultsForSections() throws {

@@ -81,7 +81,7 @@ struct SourceFailureTests {
         defer { ConfigTestSupport.removeTemporaryFile(path) }
         let runner = AgentRunner(configuration: try ConfigurationLoader.load(path: path))
         let source = UnpluggedSource(failAfter: 80, refusedStarts: 2)   // fails at 0.8 s; back after 3 waits of 0.5 s
-        runner.makeSource = { _, _ in source }
+        runner.makeSource = { _ in source }
         let finished = DispatchSemaphore(value: 0)
         let status = LockedBox<Int32>(-1)
         Thread.detachNewThread {

@@ -48,6 +48,40 @@ private func text(_ w: JSONWriter) -> String { String(decoding: w.buffer, as: UT
         #expect(text(w) == expected)
     }
 
+    @Test func cursorAndFragmentsWriteTheSameBytesAsTheWritersOwnMethods() throws {
+        let doubles: [Double] = [0, -0.0, 1, -1, 0.1, 0.125, -0.125, 9.80665, 123.456789, -2.5e-7, 1e-6, 42,
+                                 1234567.891, 99.999_999_96, .nan, .infinity, -.infinity, 1e13, -9.87654321e20,
+                                 1.7976931348623157e308, 123456789012345678.0, 5e300]
+        let ints: [Int64] = [0, 7, -7, 10, 99, 100, -1001, .max, .min + 1]
+        for digits in [0, 2, 3, 6, 7, 9] {
+            var a = JSONWriter(capacity: 16)
+            a.beginObject()
+            a.key("n"); a.beginArray(); for d in doubles { a.value(d, fractionDigits: digits) }; a.endArray()
+            a.key("i"); a.beginArray(); for i in ints { a.value(i) }; a.endArray()
+            a.key("o"); a.beginArray(); a.beginObject(); a.key("k"); a.value(true); a.endObject(); a.endArray()
+            a.endObject()
+
+            var b = JSONWriter(capacity: 16)  // small: the cursor must grow the buffer itself
+            b.beginObject()
+            b.fragment("\"n\":[", depthChange: 1)
+            b.withCursor(reserving: doubles.count * JSONCursor.maximumNumberLength) { c in
+                for d in doubles { c.value(d, fractionDigits: digits) }
+            }
+            b.fragment("],\"i\":[")
+            b.withCursor(reserving: ints.count * JSONCursor.maximumNumberLength) { c in
+                for i in ints { c.value(i) }
+                c.fragment("],\"o\":[")
+                c.beginObject()
+                c.fragment("\"k\":true}", endsWithValue: true, depthChange: -1)
+            }
+            b.endArray()
+            b.endObject()
+            #expect(text(b) == text(a), "\(digits) digits")
+            #expect(b.depth == 0)
+            _ = try parse(b)
+        }
+    }
+
     @Test func nonFiniteDoublesBecomeNull() throws {
         var w = JSONWriter()
         w.beginArray(); w.value(Double.nan); w.value(Double.infinity); w.value(-Double.infinity); w.value(Float.nan); w.endArray()

@@ -41,6 +41,37 @@ struct SampleRingTests {
         #expect(ring.pop() == nil)
     }
 
+    @Test func burstPushWrapsAroundAndDropsWhatDoesNotFit() {
+        let ring = SampleRing<Int>(minimumCapacity: 8)
+        var kept: [Int] = []
+        var got: [Int] = []
+        // Bursts of 5 into 8 slots, taking 3 out between bursts: it wraps, then fills, and the
+        // newest samples of a burst that does not fit are dropped (pushed 5, 5, 4, 3, 3, 3: 7 dropped).
+        for round in 0..<6 {
+            let burst = (0..<5).map { round * 5 + $0 }
+            let pushed = burst.withUnsafeBufferPointer { ring.push(contentsOf: $0) }
+            #expect(pushed == [5, 5, 4, 3, 3, 3][round], "round \(round)")
+            kept += burst.prefix(pushed)
+            for _ in 0..<3 { if let v = ring.pop() { got.append(v) } }
+        }
+        ring.drain { got.append($0) }
+        #expect(got == kept)
+        #expect(ring.droppedCount == 7)
+    }
+
+    @Test func burstPushIntoAnEmptyRingIsSeenWholeByTheConsumer() {
+        let ring = SampleRing<Int>(minimumCapacity: 16)
+        // Move the indices so the burst straddles the end of the storage.
+        for i in 0..<13 { ring.push(i) }
+        ring.drain { _ in }
+        let burst = Array(100..<110)
+        #expect(burst.withUnsafeBufferPointer { ring.push(contentsOf: $0) } == 10)
+        var got: [Int] = []
+        #expect(ring.drain { got.append($0) } == 10)
+        #expect(got == burst)
+        #expect(ring.droppedCount == 0)
+    }
+
     @Test func producerAndConsumerThreadsSeeEverySequenceNumberInOrder() async {
         let ring = SampleRing<UInt64>(minimumCapacity: 256)
         let total: UInt64 = 200_000

@@ -288,6 +288,41 @@ struct SimulatedIMUTests {
         #expect(zip(buffer[1..<n], buffer[0..<(n - 1)]).allSatisfy { $0.sequence == $1.sequence + 1 })
     }
 
+    @Test func realTimeBurstsWakeOncePerWatermarkAndKeepEachSamplesGridTimestamp() throws {
+        let imu = SimulatedIMU(options: SimulatorOptions(scenario: .stationary, burstSize: 10))
+        _ = try imu.start(requestedRate: 1000)
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 64)
+        defer { buffer.deallocate() }
+        var samples: [IMUSample] = []
+        var reads = 0
+        while samples.count < 50 {
+            guard case .samples(let n) = try imu.read(into: buffer, timeout: .seconds(1)) else {
+                Issue.record("expected samples")
+                return
+            }
+            reads += 1
+            let now = MonotonicClock.nowNanos()
+            // A burst ends on the grid (a late read may take more, then the next one ends on the grid).
+            #expect(n >= 10 || (buffer[n - 1].sequence + 1) % 10 == 0, "read \(reads) returned \(n) samples, below the watermark")
+            #expect(buffer[n - 1].timestampNanos <= now, "a sample was delivered before it was due")
+            samples.append(contentsOf: buffer[0..<n])
+        }
+        #expect(reads <= 5, "50 samples in bursts of 10 took \(reads) reads")
+        #expect(samples.map(\.sequence) == (0..<UInt64(samples.count)).map { $0 })
+        // Every sample keeps its own time on the 1 ms grid (not the burst's time).
+        #expect(samples.allSatisfy { $0.timestampNanos == imu.startNanos + $0.sequence * 1_000_000 })
+    }
+
+    @Test func aBurstLargerThanTheReadersBufferIsCappedAtTheBuffer() throws {
+        let imu = SimulatedIMU(options: SimulatorOptions(scenario: .stationary, burstSize: 100))
+        _ = try imu.start(requestedRate: 1000)
+        let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 4)
+        defer { buffer.deallocate() }
+        let begin = MonotonicClock.nowNanos()
+        #expect(try imu.read(into: buffer, timeout: .seconds(1)) == .samples(4))
+        #expect(MonotonicClock.nowNanos() - begin < 90_000_000, "waited for the whole burst of 100 instead of the 4 the buffer takes")
+    }
+
     @Test func readBeforeStartIsAnError() {
         let imu = SimulatedIMU(options: SimulatorOptions(scenario: .stationary))
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 4)

@@ -57,7 +57,7 @@ struct RecordCommand: Command {
 
         let source: any IMUSource
         do {
-            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
+            source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile, streams: c.streams)
         } catch {
             printError("edgemotion record: cannot open the source: \(error)")
             return 1

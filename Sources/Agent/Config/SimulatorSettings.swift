@@ -18,6 +18,29 @@ public struct SimulatorSettings: Sendable, Equatable {
     public var gyroBiasDegreesPerSecond: Double
     /// `noise`: add sensor noise.
     public var noise: Bool
+    /// `burst`: samples per wake-up in real time, like an IMU's FIFO-watermark interrupt (each
+    /// sample keeps its own timestamp). 0 = auto (`effectiveBurst`), 1 = one wake-up per sample.
+    public var burst: Int
+
+    /// Highest accepted `burst` (the simulated FIFO depth).
+    public static let maximumBurst = 1024
+    /// Most source time the auto burst holds samples back, seconds.
+    public static let autoBurstMaximumDelay = 0.010
+
+    /// The burst the simulator runs for `burst`: the configured value, or for 0 (auto) the
+    /// source samples of the fastest-publishing enabled stream's message (so no message waits
+    /// longer than it would without bursts), at most 10 ms of samples, at least 1.
+    /// At the defaults: 1 kHz → 10 (100 wake-ups/s), 200 Hz → 2, ≤ 199 Hz → 1.
+    public func effectiveBurst(sourceRate: Double, streams: StreamSettingsSet) -> Int {
+        if burst > 0 { return min(burst, Self.maximumBurst) }
+        guard sourceRate.isFinite, sourceRate > 0 else { return 1 }
+        var samples = (sourceRate * Self.autoBurstMaximumDelay).rounded(.down)
+        for s in [streams.accelerometer, streams.gyroscope, streams.magnetometer, streams.motion]
+        where s.enabled && s.publishRate > 0 {
+            samples = min(samples, (sourceRate / s.publishRate).rounded(.down))
+        }
+        return max(1, min(Int(samples), Self.maximumBurst))
+    }
 
     public init(
         scenario: String = "walking",
@@ -26,7 +49,8 @@ public struct SimulatorSettings: Sendable, Equatable {
         magnetometer: Bool = true,
         gyroscope: Bool = true,
         gyroBiasDegreesPerSecond: Double = 0.5,
-        noise: Bool = true
+        noise: Bool = true,
+        burst: Int = 0
     ) {
         self.scenario = scenario
         self.seed = seed
@@ -35,5 +59,6 @@ public struct SimulatorSettings: Sendable, Equatable {
         self.gyroscope = gyroscope
         self.gyroBiasDegreesPerSecond = gyroBiasDegreesPerSecond
         self.noise = noise
+        self.burst = burst
     }
 }

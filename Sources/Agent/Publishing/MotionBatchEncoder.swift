@@ -24,40 +24,58 @@ package enum MotionBatchEncoder {
         w.beginArray()
         for i in motion.indices {
             let m = motion[i]
-            w.beginObject()
-            w.field("dt_us", Int64(((m.timestamp - t0) * 1e6).rounded()))
-            let q = m.attitude.quaternion
-            w.key("quaternion")
-            w.beginArray()
-            w.value(q.w, fractionDigits: 7); w.value(q.x, fractionDigits: 7)
-            w.value(q.y, fractionDigits: 7); w.value(q.z, fractionDigits: 7)
-            w.endArray()
-            w.field("roll", m.attitude.roll, fractionDigits: 6)
-            w.field("pitch", m.attitude.pitch, fractionDigits: 6)
-            w.field("yaw", m.attitude.yaw, fractionDigits: 6)
-            vector(&w, "gravity", m.gravity.vector, 6)
-            vector(&w, "user_acceleration", m.userAcceleration.vector, 6)
-            vector(&w, "rotation_rate", m.rotationRate.vector, 6)
-            w.field("heading", m.heading, fractionDigits: 2)
-            vector(&w, "magnetic_field", m.magneticField.field.vector, 3)
-            w.field("magnetic_accuracy", accuracyName(m.magneticField.accuracy))
-            w.field("rest", m.restDetected)
-            w.field("magnetic_disturbance", m.magneticDisturbance)
-            vector(&w, "gyro_bias", m.gyroBias, 6)
-            w.endObject()
+            // One cursor run per state, its constant structure spelled out as trusted fragments:
+            // the same bytes as key/beginArray/endArray calls, without a capacity check and an
+            // escaping scan per token.
+            w.withCursor(reserving: Self.maximumStateBytes) { c in
+                c.beginObject()
+                c.fragment("\"dt_us\":")
+                c.value(Int64(((m.timestamp - t0) * 1e6).rounded()))
+                let q = m.attitude.quaternion
+                c.fragment(",\"quaternion\":[", depthChange: 1)
+                c.value(q.w, fractionDigits: 7); c.value(q.x, fractionDigits: 7)
+                c.value(q.y, fractionDigits: 7); c.value(q.z, fractionDigits: 7)
+                c.fragment("],\"roll\":", depthChange: -1)
+                c.value(m.attitude.roll, fractionDigits: 6)
+                c.fragment(",\"pitch\":")
+                c.value(m.attitude.pitch, fractionDigits: 6)
+                c.fragment(",\"yaw\":")
+                c.value(m.attitude.yaw, fractionDigits: 6)
+                c.fragment(",\"gravity\":[", depthChange: 1)
+                values(&c, m.gravity.vector, 6)
+                c.fragment("],\"user_acceleration\":[")
+                values(&c, m.userAcceleration.vector, 6)
+                c.fragment("],\"rotation_rate\":[")
+                values(&c, m.rotationRate.vector, 6)
+                c.fragment("],\"heading\":", depthChange: -1)
+                c.value(m.heading, fractionDigits: 2)
+                c.fragment(",\"magnetic_field\":[", depthChange: 1)
+                values(&c, m.magneticField.field.vector, 3)
+                switch m.magneticField.accuracy {
+                case .uncalibrated: c.fragment("],\"magnetic_accuracy\":\"uncalibrated\"", depthChange: -1)
+                case .low: c.fragment("],\"magnetic_accuracy\":\"low\"", depthChange: -1)
+                case .medium: c.fragment("],\"magnetic_accuracy\":\"medium\"", depthChange: -1)
+                case .high: c.fragment("],\"magnetic_accuracy\":\"high\"", depthChange: -1)
+                }
+                c.fragment(m.restDetected ? ",\"rest\":true" : ",\"rest\":false")
+                c.fragment(m.magneticDisturbance ? ",\"magnetic_disturbance\":true" : ",\"magnetic_disturbance\":false")
+                c.fragment(",\"gyro_bias\":[", depthChange: 1)
+                values(&c, m.gyroBias, 6)
+                c.fragment("]}", endsWithValue: true, depthChange: -2)
+            }
         }
         w.endArray()
         w.endObject()
     }
 
+    /// Upper bound of one state's bytes: 30 numbers and about 250 bytes of structure.
+    static let maximumStateBytes = 30 * JSONCursor.maximumNumberLength + 512
+
     @inline(__always)
-    private static func vector(_ w: inout JSONWriter, _ key: StaticString, _ v: Vector3, _ digits: Int) {
-        w.key(key)
-        w.beginArray()
-        w.value(v.x, fractionDigits: digits)
-        w.value(v.y, fractionDigits: digits)
-        w.value(v.z, fractionDigits: digits)
-        w.endArray()
+    private static func values(_ c: inout JSONCursor, _ v: Vector3, _ digits: Int) {
+        c.value(v.x, fractionDigits: digits)
+        c.value(v.y, fractionDigits: digits)
+        c.value(v.z, fractionDigits: digits)
     }
 
     static func frameName(_ f: AttitudeReferenceFrame) -> StaticString {

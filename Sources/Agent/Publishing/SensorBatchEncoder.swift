@@ -39,8 +39,11 @@ package enum SensorBatchEncoder {
         w.field("first_sample", first.sequence)
         w.key("dt_us")
         w.beginArray()
-        for i in samples.indices {
-            w.value(Int64((samples[i].timestampNanos &- first.timestampNanos) / 1000))
+        // Each column in one cursor run (one capacity check per column, not per number).
+        w.withCursor(reserving: samples.count * JSONCursor.maximumNumberLength) { c in
+            for i in samples.indices {
+                c.value(Int64((samples[i].timestampNanos &- first.timestampNanos) / 1000))
+            }
         }
         w.endArray()
         let digits = stream == .magnetometer ? 3 : 6
@@ -51,9 +54,11 @@ package enum SensorBatchEncoder {
             default: w.key("z")
             }
             w.beginArray()
-            for i in samples.indices {
-                let v = value(of: samples[i], stream: stream)
-                w.value(axis == 0 ? v.x : axis == 1 ? v.y : v.z, fractionDigits: digits)
+            w.withCursor(reserving: samples.count * JSONCursor.maximumNumberLength) { c in
+                for i in samples.indices {
+                    let v = value(of: samples[i], stream: stream)
+                    c.value(axis == 0 ? v.x : axis == 1 ? v.y : v.z, fractionDigits: digits)
+                }
             }
             w.endArray()
         }

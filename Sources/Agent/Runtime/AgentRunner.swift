@@ -67,7 +67,9 @@ public final class AgentRunner: @unchecked Sendable {
     private var retriesAtFailure: UInt64 = 0
 
     /// Builds the source from `source:` settings; tests swap in sources that fail on purpose.
-    var makeSource: (SourceSettings, String?) throws -> any IMUSource = { try SourceFactory.makeSource($0, configurationFile: $1) }
+    var makeSource: (AgentConfiguration) throws -> any IMUSource = {
+        try SourceFactory.makeSource($0.source, configurationFile: $0.sourceFile, streams: $0.streams)
+    }
 
     /// - Parameters:
     ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
@@ -106,7 +108,7 @@ public final class AgentRunner: @unchecked Sendable {
 
         let source: any IMUSource
         do {
-            source = try makeSource(c.source, c.sourceFile)
+            source = try makeSource(c)
         } catch {
             log.error("cannot open the source", ["error": "\(error)"])
             outbox.stop(timeout: .milliseconds(200))
@@ -534,7 +536,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         var newSource: (any IMUSource)?
         if pipelineChanged {
-            do { newSource = try makeSource(new.source, new.sourceFile) } catch {
+            do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
         }
@@ -582,7 +584,7 @@ public final class AgentRunner: @unchecked Sendable {
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
-                if let back = try? makeSource(old.source, old.sourceFile) {
+                if let back = try? makeSource(old) {
                     try? startPipeline(source: back, configuration: configuration)
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))

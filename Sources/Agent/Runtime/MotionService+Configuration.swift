@@ -10,7 +10,7 @@ extension MotionService {
     /// With `outputs` (the agent's MQTT publisher) the configured `streams:` go to them; without,
     /// every static stream is off and the managers' runtime consumers are the only clients.
     public static func make(configuration c: AgentConfiguration, outputs: [any PipelineOutput] = []) throws -> MotionService {
-        let source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile)
+        let source = try SourceFactory.makeSource(c.source, configurationFile: c.sourceFile, streams: c.streams)
         var pipeline = PipelineConfiguration(c)
         if outputs.isEmpty {
             pipeline.accelerometer = .disabled

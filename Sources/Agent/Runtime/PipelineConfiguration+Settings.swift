@@ -22,5 +22,9 @@ extension PipelineConfiguration {
             declination: FusionSetup.declination(c.fusion))
         learnsGyroBias = c.fusion.gyroBiasLearning
         sourceRetryMaximumSeconds = c.source.retryMaxSeconds
+        if c.source.kind == .simulator {
+            // One read takes a whole simulated FIFO burst.
+            readBatchSize = max(readBatchSize, c.source.simulator.effectiveBurst(sourceRate: c.source.rate, streams: c.streams))
+        }
     }
 }

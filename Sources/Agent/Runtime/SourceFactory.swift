@@ -8,7 +8,8 @@ enum SourceFactory {
         var description: String
     }
 
-    static func makeSource(_ settings: SourceSettings, configurationFile: String?) throws -> any IMUSource {
+    /// `streams` sizes the simulator's automatic burst (`source.simulator.burst: 0`).
+    static func makeSource(_ settings: SourceSettings, configurationFile: String?, streams: StreamSettingsSet) throws -> any IMUSource {
         switch settings.kind {
         case .simulator:
             let s = settings.simulator
@@ -19,7 +20,8 @@ enum SourceFactory {
             return SimulatedIMU(options: SimulatorOptions(
                 scenario: scenario, seed: s.seed, realTime: s.realTime,
                 includeGyroscope: s.gyroscope, includeMagnetometer: s.magnetometer,
-                gyroBias: Vector3(bias, -0.6 * bias, 0.4 * bias), noise: s.noise))
+                gyroBias: Vector3(bias, -0.6 * bias, 0.4 * bias), noise: s.noise,
+                burstSize: s.effectiveBurst(sourceRate: settings.rate, streams: streams)))
         case .replay:
             guard let file = settings.replay.file else {
                 throw Failure(description: "source.replay.file: a replay source needs a recording; set source.replay.file")

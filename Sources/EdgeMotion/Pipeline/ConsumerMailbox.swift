@@ -2,7 +2,7 @@ import Synchronization
 
 /// One change to the set of runtime consumers, posted by any thread and applied by the
 /// processing thread between two drains of the ring.
-enum ConsumerChange: @unchecked Sendable {
+package enum ConsumerChange: @unchecked Sendable {
     case add(PipelineConsumerID, any PipelineOutput, ConsumerSchedule)
     case update(PipelineConsumerID, ConsumerSchedule)
     case remove(PipelineConsumerID)

@@ -222,15 +222,21 @@ public final class MotionPipeline: Sendable {
                         sourceHealth.store(3, ordering: .releasing)
                         backoff.reset()
                     }
-                    for i in 0..<n {
-                        if lossless {
-                            while !ring.hasSpace {
+                    // One ring push and one doorbell per read: a FIFO burst costs the processing
+                    // thread one wake-up, not one per sample.
+                    if lossless {
+                        var done = 0
+                        while done < n {
+                            let pushed = ring.push(contentsOf: UnsafeBufferPointer(rebasing: buffer[done..<Swift.min(n, done + ring.freeSpace)]))
+                            done += pushed
+                            if done < n {
                                 guard running.load(ordering: .relaxed) else { break loop }
                                 doorbell.signal()
                                 usleep(200)
                             }
                         }
-                        ring.push(buffer[i])
+                    } else {
+                        ring.push(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
                     }
                     counters.acquired.wrappingAdd(UInt64(n), ordering: .relaxed)
                     doorbell.signal()

@@ -108,7 +108,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
 
     /// Applies consumer changes (between drains: this allocates the new consumers' buffers).
     /// A consumer whose schedule changes first receives its partially filled batches.
-    mutating func apply(_ changes: [ConsumerChange]) {
+    package mutating func apply(_ changes: [ConsumerChange]) {
         for change in changes {
             switch change {
             case .add(let id, let output, let schedule):

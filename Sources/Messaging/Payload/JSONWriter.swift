@@ -158,44 +158,153 @@ public struct JSONWriter: Sendable {
     /// exponent. NaN and ±infinity are written as `null`. Accuracy: ±0.5·10^-digits plus a few ulps of
     /// `v` (the scaling is done in Double arithmetic).
     public mutating func value(_ v: Double, fractionDigits: Int = 6) {
-        guard v.isFinite else { separate(); appendLiteral("null"); needsComma = true; return }
+        let comma = needsComma
+        emit(upTo: JSONCursor.maximumNumberLength) { out in JSONWriter.writeNumber(v, fractionDigits: fractionDigits, comma: comma, to: out) }
+        needsComma = true
+    }
+
+    /// Writes `[,]v` as `value(_:fractionDigits:)` defines it at `out` (at most
+    /// `JSONCursor.maximumNumberLength` bytes); returns the bytes written.
+    @inline(__always)
+    static func writeNumber(_ v: Double, fractionDigits: Int, comma: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let c = comma ? 1 : 0
+        if comma { out[0] = UInt8(ascii: ",") }
+        guard v.isFinite else {
+            (out + c).update(from: ("null" as StaticString).utf8Start, count: 4)
+            return c + 4
+        }
         let digits = min(max(fractionDigits, 0), 9)
-        var scale: UInt64 = 1
-        for _ in 0..<digits { scale &*= 10 }
-        let x = v.magnitude * Double(scale)
-        guard x < 9.0e18 else { separate(); appendScientific(v); needsComma = true; return }
+        let x = v.magnitude * JSONWriter.powerOfTen(digits)
+        guard x < 9.0e18 else { return c + writeScientific(v, to: out + c) }
         // Round half away from zero, exactly: below 2^53 the subtraction is exact, above it x is
         // already an integer. (Cheaper than `rounded(.toNearestOrAwayFromZero)`, a libm call.)
         var n = UInt64(x)
         if x - Double(n) >= 0.5 { n += 1 }
-        var fraction = n % scale
+        // Constant divisors per digit count: multiplications, not a 64-bit division.
+        let (whole, f) = JSONWriter.split(n, fractionDigits: digits)
+        var fraction = UInt32(truncatingIfNeeded: f)
         var fractionCount = fraction == 0 ? 0 : digits
         while fractionCount > 0, fraction % 10 == 0 { fraction /= 10; fractionCount -= 1 }
-        let whole = n / scale
         let negative = v < 0 && n != 0
-        let comma = needsComma
-        let length = (comma ? 1 : 0) + (negative ? 1 : 0) + JSONWriter.digitCount(whole)
-            + (fractionCount > 0 ? fractionCount + 1 : 0)
-        // Written right to left straight into the buffer's spare capacity.
-        emit(length) { out in
-            var i = length
-            for _ in 0..<fractionCount {
-                i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10); fraction /= 10
+        let length = c + (negative ? 1 : 0) + JSONWriter.digitCount(whole) + (fractionCount > 0 ? fractionCount + 1 : 0)
+        // Right to left, two digits at a time.
+        var i = length
+        if fractionCount > 0 {
+            var k = fractionCount
+            while k >= 2 {
+                i -= 2
+                JSONWriter.writePair(Int(fraction % 100), to: out + i)
+                fraction /= 100
+                k -= 2
             }
-            if fractionCount > 0 { i -= 1; out[i] = UInt8(ascii: ".") }
-            var rest = whole
-            repeat {
-                i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10); rest /= 10
-            } while rest > 0
-            if negative { i -= 1; out[i] = UInt8(ascii: "-") }
-            if comma { out[0] = UInt8(ascii: ",") }
+            if k == 1 { i -= 1; out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction) }
+            i -= 1; out[i] = UInt8(ascii: ".")
         }
-        needsComma = true
+        i = JSONWriter.writeDigits(whole, endingAt: out + i, start: i)
+        if negative { i -= 1; out[i] = UInt8(ascii: "-") }
+        return length
+    }
+
+    /// Writes `[,]n` for a signed integer; returns the bytes written (at most 21).
+    @inline(__always)
+    static func writeInteger(_ v: Int64, comma: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if comma { out[0] = UInt8(ascii: ","); i = 1 }
+        if v < 0 { out[i] = UInt8(ascii: "-"); i += 1 }
+        let length = i + JSONWriter.digitCount(v.magnitude)
+        _ = JSONWriter.writeDigits(v.magnitude, endingAt: out + length, start: length)
+        return length
+    }
+
+    /// 10^digits as a Double, digits 0…9.
+    @inline(__always)
+    private static func powerOfTen(_ digits: Int) -> Double {
+        switch digits {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        default: digits == 8 ? 1e8 : 1e9
+        }
+    }
+
+    /// `(n / 10^digits, n % 10^digits)` with a constant divisor per case.
+    @inline(__always)
+    private static func split(_ n: UInt64, fractionDigits digits: Int) -> (UInt64, UInt64) {
+        switch digits {
+        case 0: (n, 0)
+        case 1: (n / 10, n % 10)
+        case 2: (n / 100, n % 100)
+        case 3: (n / 1_000, n % 1_000)
+        case 4: (n / 10_000, n % 10_000)
+        case 5: (n / 100_000, n % 100_000)
+        case 6: (n / 1_000_000, n % 1_000_000)
+        case 7: (n / 10_000_000, n % 10_000_000)
+        case 8: (n / 100_000_000, n % 100_000_000)
+        default: (n / 1_000_000_000, n % 1_000_000_000)
+        }
+    }
+
+    /// "00" … "99".
+    private static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
+
+    /// Writes the two digits of `pair` (0…99) at `p`.
+    @inline(__always)
+    private static func writePair(_ pair: Int, to p: UnsafeMutablePointer<UInt8>) {
+        let table = digitPairs.utf8Start
+        p[0] = table[2 &* pair]
+        p[1] = table[2 &* pair &+ 1]
+    }
+
+    /// Writes the decimal digits of `n` so that they end just before `end` (which is at index
+    /// `start` of the token); returns the index of the first digit.
+    @inline(__always)
+    private static func writeDigits(_ n: UInt64, endingAt end: UnsafeMutablePointer<UInt8>, start: Int) -> Int {
+        if n < 10 {
+            end[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+            return start - 1
+        }
+        var rest = n
+        var p = end
+        while rest >= 100 {
+            p -= 2
+            writePair(Int(rest % 100), to: p)
+            rest /= 100
+        }
+        if rest >= 10 {
+            p -= 2
+            writePair(Int(rest), to: p)
+        } else {
+            p -= 1
+            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
+        return start - (end - p)
     }
 
     /// A `Float` written like `value(_: Double, fractionDigits:)`.
     public mutating func value(_ v: Float, fractionDigits: Int = 6) {
         value(Double(v), fractionDigits: fractionDigits)
+    }
+
+    // MARK: Trusted fragments (hot encoders)
+
+    /// Appends `json` exactly as written, for encoders that spell out their constant structure
+    /// (`,"quaternion":[`) instead of one `key`/`beginArray` call each: one copy, no escaping,
+    /// no comma logic. The caller guarantees `json` is valid at this point (it must contain
+    /// nothing to escape inside its keys) and says whether it ends with a complete value
+    /// (`endsWithValue`: the next value needs a comma) and how it changes the nesting depth.
+    @inline(__always)
+    public mutating func fragment(_ json: StaticString, endsWithValue: Bool = false, depthChange: Int = 0) {
+        assert(json.hasPointerRepresentation, "a fragment is a string literal")
+        let count = json.utf8CodeUnitCount
+        let base = json.utf8Start
+        emit(count) { out in out.update(from: base, count: count) }
+        needsComma = endsWithValue
+        depth += depthChange
     }
 
     // MARK: Key + value shorthands
@@ -252,18 +361,13 @@ public struct JSONWriter: Sendable {
 
     private static func hexDigit(_ n: UInt8) -> UInt8 { n < 10 ? UInt8(ascii: "0") + n : UInt8(ascii: "a") + n - 10 }
 
-    /// Removes trailing `0` digits after a decimal point was written (the caller guarantees a non-zero
-    /// digit before them). Written with an index compare: `buffer.last == x` goes through the generic
-    /// `Optional ==`, which allocates in debug builds.
-    private mutating func trimTrailingZeros() {
-        var end = buffer.count
-        while end > 0 && buffer[end - 1] == UInt8(ascii: "0") { end -= 1 }
-        buffer.removeLast(buffer.count - end)
-    }
-
     /// Appends the decimal digits of `n`, left-padded with zeros to `minimumDigits`.
     private mutating func appendDigits(_ n: UInt64, minimumDigits: Int) {
         let length = max(JSONWriter.digitCount(n), minimumDigits)
+        if minimumDigits <= 1 {
+            emit(length) { out in _ = JSONWriter.writeDigits(n, endingAt: out + length, start: length) }
+            return
+        }
         emit(length) { out in
             var i = length
             var rest = n
@@ -309,8 +413,10 @@ public struct JSONWriter: Sendable {
 
     /// `d.ddddddddddddddde±x` with 16 significant digits (truncated, so the text never exceeds the
     /// magnitude of `v` — rounding up 1.7976931348623157e308 would overflow a reader's Double).
-    private mutating func appendScientific(_ v: Double) {
-        if v < 0 { buffer.append(UInt8(ascii: "-")) }
+    /// Writes at most 23 bytes at `out`; returns the bytes written.
+    static func writeScientific(_ v: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if v < 0 { out[0] = UInt8(ascii: "-"); i = 1 }
         let m = v.magnitude
         var exponent = Int(log10(m).rounded(.down))
         var mantissa = m / pow(10.0, Double(exponent))
@@ -318,15 +424,124 @@ public struct JSONWriter: Sendable {
         if mantissa < 1 { mantissa *= 10; exponent -= 1 }
         var significand = UInt64((mantissa * 1e15).rounded(.towardZero))
         if significand >= 10_000_000_000_000_000 { significand /= 10; exponent += 1 }
-        appendDigits(significand / 1_000_000_000_000_000, minimumDigits: 1)
-        let rest = significand % 1_000_000_000_000_000
+        out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: significand / 1_000_000_000_000_000)
+        i += 1
+        var rest = significand % 1_000_000_000_000_000
         if rest != 0 {
-            buffer.append(UInt8(ascii: "."))
-            appendDigits(rest, minimumDigits: 15)
-            trimTrailingZeros()
+            var count = 15
+            while rest % 10 == 0 { rest /= 10; count -= 1 }
+            out[i] = UInt8(ascii: "."); i += 1
+            var k = i + count
+            i = k
+            while k > i - count { k -= 1; out[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10); rest /= 10 }
         }
-        buffer.append(UInt8(ascii: "e"))
-        if exponent < 0 { buffer.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(exponent.magnitude), minimumDigits: 1)
+        out[i] = UInt8(ascii: "e"); i += 1
+        if exponent < 0 { out[i] = UInt8(ascii: "-"); i += 1 }
+        let e = UInt64(exponent.magnitude)
+        let end = i + JSONWriter.digitCount(e)
+        _ = JSONWriter.writeDigits(e, endingAt: out + end, start: end)
+        return end
+    }
+
+    /// Appends up to `maximum` bytes that `body` writes through the pointer it is given and
+    /// returns the count of: one capacity check per token.
+    @inline(__always)
+    private mutating func emit(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if buffer.capacity - buffer.count < maximum {
+            buffer.reserveCapacity(max(buffer.capacity * 2, buffer.count + maximum))
+        }
+        buffer.append(addingCapacity: maximum) { (o: inout OutputSpan<UInt8>) in
+            o.withUnsafeMutableBufferPointer { storage, initialized in
+                initialized += body(storage.baseAddress! + initialized)
+            }
+        }
+    }
+
+    // MARK: Cursor (hot encoders)
+
+    /// Runs `body` with a cursor writing straight into the buffer's spare capacity, for encoders
+    /// that write many values in a row (a batch column, one motion state): one capacity check
+    /// and one array update for the whole run instead of one per token. `maximumBytes` bounds
+    /// what `body` writes (numbers take at most `JSONCursor.maximumNumberLength` bytes each);
+    /// the cursor traps rather than write past it. Comma and depth state carry over both ways.
+    public mutating func withCursor(reserving maximumBytes: Int, _ body: (inout JSONCursor) -> Void) {
+        if buffer.capacity - buffer.count < maximumBytes {
+            buffer.reserveCapacity(max(buffer.capacity * 2, buffer.count + maximumBytes))
+        }
+        var comma = needsComma
+        var depthChange = 0
+        buffer.append(addingCapacity: maximumBytes) { (o: inout OutputSpan<UInt8>) in
+            o.withUnsafeMutableBufferPointer { storage, initialized in
+                let start = storage.baseAddress! + initialized
+                var cursor = JSONCursor(start: start, end: start + maximumBytes, needsComma: comma)
+                body(&cursor)
+                initialized += cursor.position - start
+                comma = cursor.needsComma
+                depthChange = cursor.depthChange
+            }
+        }
+        needsComma = comma
+        depth += depthChange
+    }
+}
+
+/// Writes JSON tokens through a raw pointer inside `JSONWriter.withCursor` (valid only during
+/// that call). Same output, same comma rules as the writer's own methods.
+public struct JSONCursor {
+    /// Upper bound of the bytes one number takes, comma included.
+    public static let maximumNumberLength = 32
+
+    fileprivate var position: UnsafeMutablePointer<UInt8>
+    private let end: UnsafeMutablePointer<UInt8>
+    fileprivate var needsComma: Bool
+    fileprivate var depthChange = 0
+
+    fileprivate init(start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, needsComma: Bool) {
+        position = start
+        self.end = end
+        self.needsComma = needsComma
+    }
+
+    @inline(__always)
+    private func ensure(_ count: Int) {
+        precondition(end - position >= count, "JSONCursor: more bytes than withCursor(reserving:) allowed")
+    }
+
+    /// As `JSONWriter.value(_:fractionDigits:)`.
+    @inline(__always)
+    public mutating func value(_ v: Double, fractionDigits: Int = 6) {
+        ensure(Self.maximumNumberLength)
+        position += JSONWriter.writeNumber(v, fractionDigits: fractionDigits, comma: needsComma, to: position)
+        needsComma = true
+    }
+
+    /// As `JSONWriter.value(_: Int64)`.
+    @inline(__always)
+    public mutating func value(_ v: Int64) {
+        ensure(21)
+        position += JSONWriter.writeInteger(v, comma: needsComma, to: position)
+        needsComma = true
+    }
+
+    /// `{`, after a comma when a value precedes it.
+    @inline(__always)
+    public mutating func beginObject() {
+        ensure(2)
+        if needsComma { position.pointee = UInt8(ascii: ","); position += 1 }
+        position.pointee = UInt8(ascii: "{")
+        position += 1
+        needsComma = false
+        depthChange += 1
+    }
+
+    /// As `JSONWriter.fragment(_:endsWithValue:depthChange:)`.
+    @inline(__always)
+    public mutating func fragment(_ json: StaticString, endsWithValue: Bool = false, depthChange: Int = 0) {
+        let count = json.utf8CodeUnitCount
+        ensure(count)
+        position.update(from: json.utf8Start, count: count)
+        position += count
+        needsComma = endsWithValue
+        self.depthChange += depthChange
     }
 }

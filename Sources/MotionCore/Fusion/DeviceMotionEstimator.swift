@@ -2,8 +2,14 @@
 ///
 /// It applies the sensor calibration, owns the filter, tracks sample time, and expresses the
 /// filter's state in the requested reference frame. Value type, no allocation per sample.
+///
+/// The per-sample methods are `@inlinable` so that the pipeline (another module) specialises
+/// them for its concrete filter: unspecialised, every sample paid a generic-metadata lookup,
+/// witness-table calls and value-witness copies of the filter (about 1 k instructions).
 public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
-    public private(set) var filter: Filter
+    /// The attitude filter (read-only outside; the estimator feeds it).
+    @inlinable public var filter: Filter { _filter }
+    @usableFromInline var _filter: Filter
     /// The frame `DeviceMotion.attitude` is expressed in (the requested one; see `effectiveFrame`).
     public var referenceFrame: AttitudeReferenceFrame
     /// Magnetic declination in radians (east positive), for `xTrueNorthZVertical`; `nil` when no
@@ -12,13 +18,15 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     /// Calibration applied to every raw reading before fusion.
     public var calibration: SensorCalibration
 
-    private var lastTimestampNanos: UInt64 = 0
-    private let nominalPeriod: Double
-    private var arbitraryHeadingReference: Double?
+    @usableFromInline var lastTimestampNanos: UInt64 = 0
+    @usableFromInline let nominalPeriod: Double
+    @usableFromInline var arbitraryHeadingReference: Double?
+    /// `Quaternion.aboutZ(-arbitraryHeadingReference)`, computed once (not a sin/cos per sample).
+    @usableFromInline var arbitraryHeadingRotation = Quaternion.identity
 
     public init(filter: Filter, samplePeriod: Double, referenceFrame: AttitudeReferenceFrame, declination: Double? = nil,
                 calibration: SensorCalibration = .none) {
-        self.filter = filter
+        _filter = filter
         self.nominalPeriod = samplePeriod
         self.referenceFrame = referenceFrame
         self.declination = declination
@@ -38,19 +46,19 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
 
     /// The frame actually used: `xTrueNorthZVertical` falls back to `xMagneticNorthZVertical`
     /// without a declination.
-    public var effectiveFrame: AttitudeReferenceFrame {
+    @inlinable public var effectiveFrame: AttitudeReferenceFrame {
         referenceFrame == .xTrueNorthZVertical && declination == nil ? .xMagneticNorthZVertical : referenceFrame
     }
 
     /// Feeds one sample and returns the device motion after it.
-    public mutating func update(_ sample: IMUSample) -> DeviceMotion {
+    @inlinable public mutating func update(_ sample: IMUSample) -> DeviceMotion {
         ingest(sample)
         return deviceMotion(for: sample)
     }
 
     /// Feeds one sample to the filter without building a `DeviceMotion` (for samples that are
     /// fused but not published).
-    public mutating func ingest(_ sample: IMUSample) {
+    @inlinable public mutating func ingest(_ sample: IMUSample) {
         var dt = nominalPeriod
         if lastTimestampNanos != 0, sample.timestampNanos > lastTimestampNanos {
             let measured = Double(sample.timestampNanos - lastTimestampNanos) * 1e-9
@@ -59,22 +67,22 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         }
         lastTimestampNanos = sample.timestampNanos
         let mag: Vector3? = sample.contents.contains(.magnetometer) ? calibration.magnetometer(sample.magneticField) : nil
-        filter.update(gyroscope: calibration.gyroscope(sample.rotationRate),
+        _filter.update(gyroscope: calibration.gyroscope(sample.rotationRate),
                       accelerometer: calibration.accelerometer(sample.specificForce), magnetometer: mag, dt: dt)
     }
 
     /// The magnetometer's accuracy as Core Motion reports it: `uncalibrated` before any field has
     /// been used, `low` while the field is rejected as disturbed, `high` with a stored hard/soft-iron
     /// calibration, `medium` with only the filter's learned reference.
-    public func magneticAccuracy(_ out: FusionOutput) -> MagneticFieldCalibrationAccuracy {
+    @inlinable public func magneticAccuracy(_ out: FusionOutput) -> MagneticFieldCalibrationAccuracy {
         if !out.headingAvailable { return .uncalibrated }
         if out.magneticDisturbance { return .low }
         return calibration.hasMagnetometer ? .high : .medium
     }
 
     /// The device motion for the filter's current state and `sample`'s raw readings.
-    public mutating func deviceMotion(for sample: IMUSample) -> DeviceMotion {
-        let out = filter.output
+    @inlinable public mutating func deviceMotion(for sample: IMUSample) -> DeviceMotion {
+        let out = _filter.output
         let up = out.quaternion6D.inverseRotate(Vector3(0, 0, 1))
         let gravity = Acceleration(-up)
         let total = Acceleration(specificForce: calibration.accelerometer(sample.specificForce))
@@ -89,9 +97,11 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         case .xArbitraryCorrectedZVertical:
             if out.headingAvailable {
                 if arbitraryHeadingReference == nil {
-                    arbitraryHeadingReference = headingOffset(out)
+                    let offset = headingOffset(out)
+                    arbitraryHeadingReference = offset
+                    arbitraryHeadingRotation = Quaternion.aboutZ(-offset)
                 }
-                attitude = Quaternion.aboutZ(-(arbitraryHeadingReference ?? 0)) * out.quaternion9D
+                attitude = arbitraryHeadingRotation * out.quaternion9D
             } else {
                 attitude = out.quaternion6D
             }
@@ -127,18 +137,18 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     }
 
     /// ENU → NWU (x north, y west, z up): a +90° turn about z.
-    public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) }
+    @inlinable public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) }
 
     /// Heading in degrees, 0–360 clockwise from north seen from above, of the device's y axis
     /// (its "top"), for a sensor → ENU attitude.
-    public static func heading(_ enu: Quaternion) -> Double {
+    @inlinable public static func heading(_ enu: Quaternion) -> Double {
         let top = enu.rotate(Vector3(0, 1, 0))
         var h = Double.atan2(top.x, top.y).degrees
         if h < 0 { h += 360 }
         return h
     }
 
-    private func headingOffset(_ out: FusionOutput) -> Double {
+    @usableFromInline func headingOffset(_ out: FusionOutput) -> Double {
         // Angle about z from q6 to q9.
         let d = out.quaternion9D * out.quaternion6D.conjugate
         return 2 * Double.atan2(d.z, d.w)

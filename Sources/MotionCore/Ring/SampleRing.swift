@@ -63,6 +63,39 @@ public final class SampleRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return true
     }
 
+    /// Producer: appends a burst (a FIFO read) with one release store, so the consumer sees the
+    /// whole burst at once. What does not fit is dropped (newest first) and counted. Returns how
+    /// many were appended.
+    @inlinable
+    @discardableResult
+    public func push(contentsOf values: UnsafeBufferPointer<Element>) -> Int {
+        guard let base = values.baseAddress, values.count > 0 else { return 0 }
+        let h = head.load(ordering: .relaxed)
+        var free = mask &+ 1 &- (h &- cachedTail)
+        if free < values.count {
+            cachedTail = tail.load(ordering: .acquiring)
+            free = mask &+ 1 &- (h &- cachedTail)
+        }
+        let n = Swift.min(free, values.count)
+        if n < values.count { dropped.wrappingAdd(UInt64(values.count &- n), ordering: .relaxed) }
+        guard n > 0 else { return 0 }
+        // At most two contiguous runs: up to the end of storage, then from its start.
+        let start = h & mask
+        let first = Swift.min(n, mask &+ 1 &- start)
+        (storage.baseAddress! + start).update(from: base, count: first)
+        if first < n { storage.baseAddress!.update(from: base + first, count: n &- first) }
+        head.store(h &+ n, ordering: .releasing)
+        return n
+    }
+
+    /// Producer: how many elements a push could append now.
+    @inlinable
+    public var freeSpace: Int {
+        let h = head.load(ordering: .relaxed)
+        cachedTail = tail.load(ordering: .acquiring)
+        return mask &+ 1 &- (h &- cachedTail)
+    }
+
     /// Producer: whether a `push` would succeed now.
     @inlinable
     public var hasSpace: Bool {

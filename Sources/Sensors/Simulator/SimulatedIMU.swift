@@ -12,10 +12,12 @@ import MotionCore
 /// `q* ⊗ B ⊗ q`; all three plus white noise from a seeded generator.
 ///
 /// Timing: sample `i` is stamped `startNanos + i · period` on `CLOCK_MONOTONIC`. In real time,
-/// `read` sleeps (`clock_nanosleep`, absolute) until the next sample is due and then returns
-/// every sample that is due (a reader late by more than `fifoDepth` samples loses the oldest, as
-/// with a sensor FIFO overrun); otherwise it fills the whole buffer at once. `read` does not
-/// allocate.
+/// `read` sleeps (`clock_nanosleep`, absolute) until the current burst of `burstSize` samples is
+/// due (the FIFO watermark, bursts ending on the grid at multiples of `burstSize`; 1 = every
+/// sample) and then returns every sample that is due, each with its own
+/// grid timestamp (a reader late by more than `fifoDepth` samples loses the oldest, as with a
+/// sensor FIFO overrun); otherwise it fills the whole buffer at once. `read` does not allocate
+/// and reads the clock twice per burst, not per sample.
 ///
 /// `start`, `read` and `stop` are called from one acquisition thread; `truth(at:)` is a pure
 /// function of the scenario and can be called from anywhere.
@@ -93,7 +95,12 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
         var count = buffer.count
         if options.realTime {
             let now = MonotonicClock.nowNanos()
-            let next = sampleTimeNanos(nextIndex)
+            // The watermark: wait for the last sample of the burst (never more than the buffer holds).
+            // Bursts end on the sample grid (samples burst−1, 2·burst−1, …): a late read that took
+            // more than a burst does not shift every later burst, nor the batches built on them.
+            let burst = UInt64(Swift.min(options.burstSize, buffer.count))
+            let last = (nextIndex / burst &+ 1) &* burst &- 1
+            let next = sampleTimeNanos(last)
             if next > now {
                 let deadline = now &+ Self.nanoseconds(timeout)
                 if next > deadline {
@@ -104,8 +111,8 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             }
             let reached = Swift.max(MonotonicClock.nowNanos(), next)
             let lastDue = UInt64((Double(reached - startNanos) / periodNanos).rounded(.down))
-            // At least the sample we waited for, even if rounding put it a hair in the future.
-            var due = lastDue >= nextIndex ? Int(lastDue - nextIndex + 1) : 1
+            // At least the samples we waited for, even if rounding put the last a hair in the future.
+            var due = Swift.max(lastDue >= nextIndex ? Int(lastDue - nextIndex + 1) : 0, Int(last - nextIndex + 1))
             if due > options.fifoDepth {
                 // The reader is late beyond the FIFO: the oldest samples are lost.
                 nextIndex = lastDue + 1 - UInt64(options.fifoDepth)

@@ -45,6 +45,13 @@ public struct SimulatorOptions: Sendable {
     /// reader falls further behind, the oldest are lost (a sequence gap, and `.discontinuity` on
     /// the first sample after it).
     public var fifoDepth: Int
+    /// In real time, the FIFO watermark: `read` returns only once this many samples are due
+    /// (every one still stamped with its own grid time), so the reader wakes once per burst
+    /// instead of once per sample, like an IMU whose FIFO-watermark interrupt fires every N
+    /// samples. Bursts end on the sample grid (at multiples of `burstSize`), so they stay aligned
+    /// with batches of a multiple of their size. 1 = one wake-up per sample (a data-ready
+    /// interrupt). Capped at `fifoDepth` and at the reader's buffer.
+    public var burstSize: Int
     /// The simulated world (gravity, geomagnetic field).
     public var earth: SimulatedEarth
 
@@ -59,6 +66,7 @@ public struct SimulatorOptions: Sendable {
         noiseModel: SimulatorNoise = .mpu6050Class,
         maximumRate: Double = 8000,
         fifoDepth: Int = 1024,
+        burstSize: Int = 1,
         earth: SimulatedEarth = .standard
     ) {
         self.scenario = scenario
@@ -71,6 +79,7 @@ public struct SimulatorOptions: Sendable {
         self.noiseModel = noiseModel
         self.maximumRate = maximumRate
         self.fifoDepth = Swift.max(1, fifoDepth)
+        self.burstSize = Swift.min(Swift.max(1, burstSize), self.fifoDepth)
         self.earth = earth
     }
 }

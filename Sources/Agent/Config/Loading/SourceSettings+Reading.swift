@@ -22,7 +22,7 @@ extension SourceSettings {
 }
 
 extension SimulatorSettings {
-    static let keys = ["scenario", "seed", "real_time", "magnetometer", "gyroscope", "gyro_bias_dps", "noise"]
+    static let keys = ["scenario", "seed", "real_time", "magnetometer", "gyroscope", "gyro_bias_dps", "noise", "burst"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -39,6 +39,10 @@ extension SimulatorSettings {
         gyroBiasDegreesPerSecond = reader.double(section, "gyro_bias_dps", default: gyroBiasDegreesPerSecond,
                                                  unit: "°/s", allowed: "-100 ≤ gyro_bias_dps ≤ 100") { abs($0) <= 100 }
         noise = reader.bool(section, "noise", default: noise)
+        burst = reader.integer(section, "burst", default: burst, unit: "samples",
+                               allowed: "0 (auto) ≤ burst ≤ \(SimulatorSettings.maximumBurst)") {
+            (0...SimulatorSettings.maximumBurst).contains($0)
+        }
     }
 }
 
