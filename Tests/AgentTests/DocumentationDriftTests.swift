@@ -30,6 +30,15 @@ struct DocumentationDriftTests {
         return found
     }
 
+    /// The shipped binary links no Foundation (and so no ICU data): 3 MB .deb instead of 15 MB.
+    /// Tests, benchmarks' peers and scripts may use it; nothing under Sources/ may.
+    @Test func noShippedModuleImportsFoundation() {
+        let offenders = Self.sources("Sources").filter { _, text in
+            text.split(separator: "\n").contains { $0.hasPrefix("import Foundation") || $0.hasPrefix("import FoundationEssentials") }
+        }.map(\.0)
+        #expect(offenders.isEmpty, "these import Foundation (see docs/packaging.md): \(offenders.sorted())")
+    }
+
     @Test func theLoaderKeyListsAreFoundInTheSource() {
         let keys = Self.loaderKeys().values.flatMap { $0 }
         // Known keys of several sections, so a broken scan fails instead of checking nothing.
