@@ -373,16 +373,19 @@ struct FaultTests {
         """))
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
         usleep(2_000_000)
+        // The issue's storm: 20 broker restarts at random times within 2 minutes (each one down
+        // for 0.1–1 s), RSS sampled every 0.25 s throughout.
         var rss: [Int] = []
         var rng = SystemRandomNumberGenerator()
         var onlineBefore = 0
-        for _ in 0..<10 {
-            let up = Double.random(in: 0.3...1.5, using: &rng)
-            let down = Double.random(in: 0.1...0.8, using: &rng)
-            for _ in 0..<Int(up / 0.25) { rss.append(Reliability.rssKB(agent.pid)); usleep(250_000) }
+        let restarts = 20, window = 120.0
+        let times = (0..<restarts).map { _ in Double.random(in: 0..<(window - 2), using: &rng) }.sorted()
+        let start = Date()
+        for t in times {
+            while Date().timeIntervalSince(start) < t { rss.append(Reliability.rssKB(agent.pid)); usleep(250_000) }
             onlineBefore = sub.onlineCount("edgemotion/storm/status")
             broker.stop()
-            usleep(UInt32(down * 1e6))
+            usleep(UInt32(Double.random(in: 0.1...1.0, using: &rng) * 1e6))
             try broker.restart()
         }
         // The final stats must reach the broker: stop only once the agent is connected again.
@@ -404,6 +407,6 @@ struct FaultTests {
         let peak = rss.max() ?? 0
         #expect(peak < 64 * 1024, "RSS peak \(peak) kB")
         #expect(late <= early + early / 5 + 2048, "RSS trending up: \(early) kB → \(late) kB")
-        print("restart storm: 10 restarts, RSS early \(early) kB late \(late) kB peak \(peak) kB, \(produced) events, reconnects \(stats["mqtt_reconnects"] ?? "?"), accelerometer \(acc)")
+        print("restart storm: \(restarts) restarts in \(Int(Date().timeIntervalSince(start))) s, RSS early \(early) kB late \(late) kB peak \(peak) kB, \(produced) events, reconnects \(stats["mqtt_reconnects"] ?? "?"), accelerometer \(acc)")
     }
 }
