@@ -44,18 +44,27 @@ public final class PedometerManager: Sendable {
     public func startUpdates(from start: Double, to queue: DispatchQueue = DispatchQueue(label: "edgemotion.pedometer"),
                              withHandler handler: @escaping @Sendable (PedometerData?, MotionError?) -> Void) {
         stopUpdates()
-        guard isStepCountingAvailable() else {
+        guard startEngine(available: isStepCountingAvailable(), queue: queue, handler: handler) else { return }
+        let id = engine.addPedometerObserver(from: start, queue: queue, handler: handler)
+        updates.withLock { $0 = id }
+    }
+
+    /// Starts the shared engine for a new subscription; on failure tells `handler` once (on
+    /// `queue`) why — `.notAvailable` without an accelerometer, else the start error — and
+    /// returns false.
+    private func startEngine<Value>(available: Bool, queue: DispatchQueue,
+                                    handler: @escaping @Sendable (Value?, MotionError?) -> Void) -> Bool {
+        guard available else {
             queue.async { handler(nil, MotionError(.notAvailable, detail: "\(self.engine.service.capabilities.name) has no accelerometer")) }
-            return
+            return false
         }
         do {
             try engine.start()
         } catch {
             queue.async { handler(nil, error) }
-            return
+            return false
         }
-        let id = engine.addPedometerObserver(from: start, queue: queue, handler: handler)
-        updates.withLock { $0 = id }
+        return true
     }
 
     public func stopUpdates() {
@@ -66,16 +75,7 @@ public final class PedometerManager: Sendable {
     public func startEventUpdates(to queue: DispatchQueue = DispatchQueue(label: "edgemotion.pedometer.events"),
                                   handler: @escaping @Sendable (PedometerEvent?, MotionError?) -> Void) {
         stopEventUpdates()
-        guard isPedometerEventTrackingAvailable() else {
-            queue.async { handler(nil, MotionError(.notAvailable, detail: "\(self.engine.service.capabilities.name) has no accelerometer")) }
-            return
-        }
-        do {
-            try engine.start()
-        } catch {
-            queue.async { handler(nil, error) }
-            return
-        }
+        guard startEngine(available: isPedometerEventTrackingAvailable(), queue: queue, handler: handler) else { return }
         let id = engine.addEventObserver(queue: queue, handler: handler)
         events.withLock { $0 = id }
     }
