@@ -48,7 +48,15 @@ enum WholeFile {
 
     /// Writes `text` to `path.tmp`, flushes it to disk and renames it over `path`, so readers
     /// never see half a file. Throws the `errno` of the step that failed (the temporary is removed).
+    ///
+    /// When `path` exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO, or a
+    /// symbolic link to one), the text is written into it directly: renaming over it would replace
+    /// the device node with a regular file.
     static func write(_ text: String, atomicallyTo path: String) throws(FileError) {
+        if isSpecialFile(path) {
+            try write(text, inPlace: path)
+            return
+        }
         let tmp = path + ".tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(code: errno, limit: 0) }
@@ -64,6 +72,32 @@ enum WholeFile {
         if let failure {
             unlink(tmp)
             throw FileError(code: failure, limit: 0)
+        }
+    }
+
+    /// Whether `path` exists (following symbolic links) and is anything but a regular file.
+    private static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let mode: UInt32 = info.st_mode
+        let kind: UInt32 = mode & 0o170000     // S_IFMT
+        let regular: UInt32 = 0o100000         // S_IFREG
+        return kind != regular
+    }
+
+    /// Writes `text` into an existing device or FIFO (no temporary, no rename, no fsync).
+    private static func write(_ text: String, inPlace path: String) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(code: errno, limit: 0) }
+        defer { close(fd) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(code: errno, limit: 0)
+            }
+            bytes = bytes.dropFirst(n)
         }
     }
 }
