@@ -34,6 +34,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Measurement and tags of each stream's influx lines (empty for JSON streams).
     private var influxPrefixes: [[UInt8]] = []
     private var sequences: [UInt64] = [0, 0, 0, 0]
+    /// A batch went to the outbox since its last wake-up (processing thread only).
+    private var queuedSinceWake = false
     private let endReason = Mutex<PipelineEnd?>(nil)
     private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
     /// Source failures and recoveries not yet announced on `events/status` (oldest first, bounded).
@@ -116,7 +118,17 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     func pipeline(didEnd reason: PipelineEnd) {
+        pipelineDidProcessBurst()
         endReason.withLock { $0 = reason }
+    }
+
+    /// One outbox wake-up per burst of samples, not one per batch (four streams at 100 batches/s
+    /// each would otherwise wake the outbox thread 400 times a second).
+    func pipelineDidProcessBurst() {
+        if queuedSinceWake {
+            queuedSinceWake = false
+            outbox.wake()
+        }
     }
 
     /// Why the pipeline ended, once it has.
@@ -135,8 +147,10 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         let handle = handles[k]
         let wait = lossless.load(ordering: .relaxed)
         let enqueue = { (bytes: UnsafeRawBufferPointer) in
-            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait)
+            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait,
+                                wake: false)
         }
+        queuedSinceWake = true
         if route.format == .influx { lines.withUnsafeBytes(enqueue) } else { writer.withUnsafeBytes(enqueue) }
     }
 }

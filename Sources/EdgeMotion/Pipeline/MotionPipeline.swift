@@ -295,6 +295,8 @@ public final class MotionPipeline: Sendable {
                 last = sample.timestampNanos
             }
             if n > 0 {
+                for o in outputs { o.pipelineDidProcessBurst() }
+                for c in processor.consumers { c.output.pipelineDidProcessBurst() }
                 counters.processed.wrappingAdd(UInt64(n), ordering: .relaxed)
                 counters.lastSampleNanos.store(last, ordering: .relaxed)
                 counters.sequenceGaps.store(processor.gaps, ordering: .relaxed)

@@ -24,6 +24,10 @@ public protocol PipelineOutput: AnyObject, Sendable {
     func pipeline(sourceStatusChanged error: (any Error)?)
     /// The pipeline has stopped; every batch has been delivered (partial batches flushed).
     func pipeline(didEnd reason: PipelineEnd)
+    /// The processing thread has worked through every sample that was waiting (one wake-up: a
+    /// FIFO burst, or a single sample). Outputs that defer hand-offs to another thread wake it
+    /// here, once per burst instead of once per batch.
+    func pipelineDidProcessBurst()
 }
 
 extension PipelineOutput {
@@ -31,4 +35,5 @@ extension PipelineOutput {
     public func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {}
     public func pipeline(sourceStatusChanged error: (any Error)?) {}
     public func pipeline(didEnd reason: PipelineEnd) {}
+    public func pipelineDidProcessBurst() {}
 }

@@ -38,6 +38,10 @@ public final class MQTTClient: Sendable {
         var subscriptions: [(pattern: String, qos: Int32)] = []
     }
     private let handleState = Mutex(HandleState())
+    /// QoS ≥ 1 publishes started and not yet acknowledged (an upper bound of `outstanding.count`,
+    /// raised before `mosquitto_publish`): lets a QoS 0 completion skip `handleState`'s lock,
+    /// which `publish` holds around `mosquitto_publish` on another thread.
+    private let outstandingCount = Atomic<Int>(0)
 
     private struct Callbacks {
         var onMessage: (@Sendable (MQTTMessage) -> Void)?
@@ -250,8 +254,13 @@ public final class MQTTClient: Sendable {
 
     private func handlePublished(_ mid: Int32, reason: Int32) {
         acknowledgedCount.add(1, ordering: .relaxed)
-        let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
-        if removed { signal.notifyAll() }
+        if outstandingCount.load(ordering: .acquiring) > 0 {
+            let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
+            if removed {
+                outstandingCount.subtract(1, ordering: .releasing)
+                signal.notifyAll()
+            }
+        }
         if reason >= 0x80, let refused = callbacks.withLock({ $0.onPublishRefused }) {
             refused(mid, reason)
         } else if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) {
@@ -499,6 +508,7 @@ public final class MQTTClient: Sendable {
                            ["broker": context, "topic": topic])
         }
         var mid: Int32 = 0
+        if qos > 0 { outstandingCount.add(1, ordering: .releasing) }
         let rc: Int32 = handleState.withLock { st in
             guard st.alive else { return Int32.min }
             let rc = topic.withCString { t in
@@ -507,6 +517,7 @@ public final class MQTTClient: Sendable {
             if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
             return rc
         }
+        if qos > 0 && rc != MOSQ_ERR_SUCCESS.rawValue { outstandingCount.subtract(1, ordering: .releasing) }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             publishFailureCount.add(1, ordering: .relaxed)
             if rc == Int32.min {
@@ -540,6 +551,7 @@ public final class MQTTClient: Sendable {
             throw MQTTError(mosquittoCode: added, context: context + " topic " + topic)
         }
         var mid: Int32 = 0
+        if qos > 0 { outstandingCount.add(1, ordering: .releasing) }
         let rc: Int32 = handleState.withLock { st in
             guard st.alive else { return Int32.min }
             let rc = topic.withCString { t in
@@ -550,6 +562,7 @@ public final class MQTTClient: Sendable {
             if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
             return rc
         }
+        if qos > 0 && rc != MOSQ_ERR_SUCCESS.rawValue { outstandingCount.subtract(1, ordering: .releasing) }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             publishFailureCount.add(1, ordering: .relaxed)
             if rc == Int32.min { throw MQTTError(.notRunning, context: context + " topic " + topic, detail: "the client was disconnected") }
