@@ -456,23 +456,30 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     private func pairSecondaries(at target: UInt64, into sample: inout IMUSample) throws(SensorError) -> Bool {
         var complete = true
         for m in 1..<members.count {
-            while true {
+            var heldAt: UInt64? = members[m].hasHeld ? members[m].held.timestampNanos : nil
+            var blockingRefills = 0
+            try NearestTimestampPairing.advance(held: &heldAt, to: target, peek: { () throws(SensorError) -> UInt64? in
                 if members[m].pendingIndex >= members[m].pendingCount {
-                    guard try refillSecondary(m) else { break }
+                    // Without a poll fd (remote context) a refill may block: at most one per sample.
+                    if members[m].pollFD < 0 {
+                        guard blockingRefills == 0 else { return nil }
+                        blockingRefills += 1
+                    }
+                    guard try refillSecondary(m) else { return nil }
                 }
-                guard let buf = members[m].buffer else { break }
+                guard members[m].timestampChannel != nil, let buf = members[m].buffer else { return 0 }
                 let base = UnsafeRawPointer(iio_buffer_start(buf)!) + members[m].pendingIndex * members[m].step
-                let next = members[m].timestampChannel == nil ? 0
-                    : UInt64(bitPattern: members[m].timestampFormat.decode(base + members[m].timestampOffset))
-                guard NearestTimestampPairing.shouldAdvance(held: members[m].hasHeld ? members[m].held.timestampNanos : nil,
-                                                            next: next, target: target) else { break }
+                return UInt64(bitPattern: members[m].timestampFormat.decode(base + members[m].timestampOffset))
+            }, take: {
+                guard let buf = members[m].buffer else { return }
+                let base = UnsafeRawPointer(iio_buffer_start(buf)!) + members[m].pendingIndex * members[m].step
                 var held = members[m].held
                 decode(base, member: m, into: &held)
-                held.timestampNanos = next
                 members[m].held = held
                 members[m].hasHeld = true
                 members[m].pendingIndex += 1
-            }
+            })
+            if let heldAt { members[m].held.timestampNanos = heldAt }
             guard members[m].hasHeld else { complete = false; continue }
             let held = members[m].held
             if held.contents.contains(.accelerometer) { sample.specificForce = held.specificForce }

@@ -15,3 +15,17 @@ enum NearestTimestampPairing {
         return next - target < target - held          // strictly nearer, though after the target
     }
 }
+
+extension NearestTimestampPairing {
+    /// Walks a secondary stream forward for a primary sample at `target`: while `peek` offers a next
+    /// timestamp (nil: nothing available now) that `shouldAdvance` accepts, `take` consumes it and it
+    /// becomes `held`. Non-escaping closures: no allocation.
+    @inline(__always)
+    static func advance(held: inout UInt64?, to target: UInt64,
+                        peek: () throws(SensorError) -> UInt64?, take: () -> Void) throws(SensorError) {
+        while let next = try peek(), shouldAdvance(held: held, next: next, target: target) {
+            take()
+            held = next
+        }
+    }
+}
