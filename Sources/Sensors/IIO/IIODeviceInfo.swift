@@ -44,6 +44,10 @@ public struct IIODeviceInfo: Sendable, Hashable {
                     info.availableFrequencies = IIOContext.read(ch, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []
                 }
             }
+            // libiio may list scan elements of a device without a kernel buffer (st_lsm6dsx, no IRQ).
+            if uri.hasPrefix("local"), info.bufferCapable, !IIODeviceParent.hasBuffer("\(IIODeviceParent.defaultRoot)/\(info.id)") {
+                info.bufferCapable = false
+            }
             if info.samplingFrequency == nil {
                 info.samplingFrequency = IIOContext.read(device: dev, "sampling_frequency").flatMap(IIOSysfsValues.number)
                 info.availableFrequencies = IIOContext.read(device: dev, "sampling_frequency_available").map(IIOSysfsValues.availableValues) ?? []

@@ -34,6 +34,14 @@ struct IIODeviceMember {
         subject = "iio \(name) (\(String(cString: iio_device_get_id(device))))"
     }
 
+    /// Whether the kernel gave the device a buffer. libiio can list channels as scan elements
+    /// although the driver registered no buffer (`st_lsm6dsx` without an IRQ); on a local context
+    /// the sysfs `buffer` / `scan_elements` directories decide. Remote contexts: assumed.
+    var hasKernelBuffer: Bool {
+        guard let sysfsPath else { return true }
+        return IIODeviceParent.hasBuffer(sysfsPath)
+    }
+
     /// The sample contents this member contributes.
     var contents: IMUSample.Contents {
         sensors.reduce(into: []) { $0.insert($1.content) }

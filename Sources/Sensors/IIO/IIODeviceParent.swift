@@ -23,4 +23,9 @@ public enum IIODeviceParent {
     public static func name(ofDevice id: String, root: String = defaultRoot) -> String? {
         path(ofDevice: id, root: root).map { String($0.split(separator: "/").last ?? "") }
     }
+
+    /// Whether the IIO device at `path` (`/sys/bus/iio/devices/iio:deviceN`) has a kernel buffer.
+    public static func hasBuffer(_ path: String) -> Bool {
+        access(path + "/buffer", F_OK) == 0 || access(path + "/scan_elements", F_OK) == 0
+    }
 }

@@ -201,7 +201,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             }
             for i in members.indices { members[i].rate = setSamplingFrequency(members[i], requested: requestedRate) }
             var rate = members.map(\.rate).min() ?? requestedRate
-            let scanCapable = members.allSatisfy { m in m.sensors.allSatisfy { $0.axes.allSatisfy { iio_channel_is_scan_element($0.channel) } } }
+            let scanCapable = members.allSatisfy { m in m.hasKernelBuffer && m.sensors.allSatisfy { $0.axes.allSatisfy { iio_channel_is_scan_element($0.channel) } } }
             if useBuffer, trigger != .none, scanCapable {
                 // The fastest device drives the output; slower ones are held (NearestTimestampPairing).
                 if let fastest = members.indices.max(by: { members[$0].rate < members[$1].rate }), fastest != 0 { members.swapAt(0, fastest) }
