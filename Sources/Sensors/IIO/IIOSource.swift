@@ -66,6 +66,10 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     /// Mount matrices found at `start`, by IIO type (`accel`, `anglvel`, `magn`); absent types use identity.
     public private(set) var mountMatrices: [String: RotationMatrix] = [:]
 
+    /// Largest |primary − paired secondary| buffer timestamp since `start`, ns (buffered multi-device
+    /// reads; 0 otherwise). Read on the reading thread.
+    public private(set) var maxPairingSkewNanos: UInt64 = 0
+
     /// `iio:deviceN` of every device read since `start`, primary first.
     public var memberIDs: [String] { members.map { String(cString: iio_device_get_id($0.device)) } }
 
@@ -218,6 +222,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             gaps = EdgeGapDetector(periodNanos: periodNanos)
             nextTick = MonotonicClock.nowNanos() + periodNanos
             sequence = 0
+            maxPairingSkewNanos = 0
             missedCount.store(0, ordering: .relaxed)
             log.info("started", ["device": members.map(\.subject).joined(separator: " + "), "uri": uri, "rate": "\(rate)", "timing": timing.rawValue,
                                  "buffer": members[0].buffer == nil ? "no (polled _raw)" : "yes, \(pendingCapacity) samples/refill",
@@ -479,7 +484,13 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
                 members[m].hasHeld = true
                 members[m].pendingIndex += 1
             })
-            if let heldAt { members[m].held.timestampNanos = heldAt }
+            if let heldAt {
+                members[m].held.timestampNanos = heldAt
+                if heldAt != 0 {
+                    let skew = heldAt > target ? heldAt - target : target - heldAt
+                    if skew > maxPairingSkewNanos { maxPairingSkewNanos = skew }
+                }
+            }
             guard members[m].hasHeld else { complete = false; continue }
             let held = members[m].held
             if held.contents.contains(.accelerometer) { sample.specificForce = held.specificForce }
