@@ -55,6 +55,9 @@ extension VMTests {
             #expect(out.contains("line 3: \"imu-drdy\""))
             #expect(out.contains("0x68: mpu6050 -> source: {type: i2c, i2c: {bus: \(VMFixtures.i2cBus), address: 0x68, chip: mpu6050}}"))
             #expect(out.contains("0x69: bound to kernel driver bmi160_i2c"))
+            // st_lsm6dsx's two devices are shown as one chip, with a config line naming both.
+            #expect(out.contains("(lsm6dsox_gyro) on \(VMFixtures.i2cBus)-001e"))
+            #expect(out.contains("config: source: {type: iio, iio: {devices: [lsm6dsox_accel, lsm6dsox_gyro]}}"))
         }
     }
 }

@@ -45,7 +45,7 @@ struct CheckConfigCommand: Command {
         switch s.kind {
         case .simulator: source += " " + s.simulator.scenario
         case .replay: source += " " + (s.replay.file ?? "?") + " (speed \(s.replay.speed.rawValue))"
-        case .iio: source += " " + s.iio.uri + (s.iio.device.map { " " + $0 } ?? "")
+        case .iio: source += " " + s.iio.uri + (s.iio.devices.isEmpty ? (s.iio.device.map { " " + $0 } ?? "") : " " + s.iio.devices.joined(separator: "+"))
         case .i2c:
             let address = String(s.i2c.address, radix: 16)
             source += " \(s.i2c.chip) on /dev/i2c-\(s.i2c.bus) at 0x\(address.count < 2 ? "0" + address : address)"

@@ -57,7 +57,14 @@ struct ProbeCommand: Command {
                     let avail = d.availableFrequencies.map(Self.number).joined(separator: " ")
                     print("    sampling_frequency: \(Self.number(f)) Hz" + (avail.isEmpty ? "" : " (available: \(avail))"))
                 }
-                print("    config: source: {type: iio, iio: {device: \(d.label ?? d.name)}}")
+                let siblings = sensors.filter { $0.id != d.id && $0.parent != nil && $0.parent == d.parent }
+                if let parent = d.parent, !siblings.isEmpty {
+                    // One chip, several IIO devices (st_lsm6dsx): the source reads them together.
+                    print("    same chip as: \(siblings.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")) on \(parent.split(separator: "/").last ?? "")")
+                    print("    config: source: {type: iio, iio: {devices: [\(([d] + siblings).map { $0.label ?? $0.name }.joined(separator: ", "))]}}")
+                } else {
+                    print("    config: source: {type: iio, iio: {device: \(d.label ?? d.name)}}")
+                }
             }
             let triggers = devices.filter(\.isTrigger).map(\.name)
             print("  triggers: \(triggers.isEmpty ? "none" : triggers.joined(separator: " "))")

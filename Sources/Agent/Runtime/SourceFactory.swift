@@ -34,7 +34,7 @@ enum SourceFactory {
                                     loop: settings.replay.loop)
         case .iio:
             let s = settings.iio
-            return IIOSource(uri: s.uri, device: s.device, trigger: s.trigger, useBuffer: s.buffer, bufferLength: s.bufferLength)
+            return IIOSource(uri: s.uri, device: s.device, devices: s.devices, trigger: s.trigger, useBuffer: s.buffer, bufferLength: s.bufferLength)
         case .i2c:
             let s = settings.i2c
             guard let chip = IMUChipModel(rawValue: s.chip) else {

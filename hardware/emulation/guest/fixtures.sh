@@ -8,7 +8,7 @@ set -e
 modprobe configfs
 mount -t configfs none /sys/kernel/config
 modprobe i2c-dev
-modprobe i2c-stub chip_addr=0x0c,0x68,0x69,0x6a,0x6b
+modprobe i2c-stub chip_addr=0x0c,0x68,0x69,0x6a,0x6b,0x1e
 BUS=""
 for a in /sys/bus/i2c/devices/i2c-*; do
   if grep -q 'SMBus stub' "$a/name"; then BUS=${a##*/i2c-}; fi
@@ -28,8 +28,12 @@ load_regs /etc/bmi160-stub.regs
 load_regs /etc/wrong-whoami-stub.regs
 load_regs /etc/lsm6dsox-stub.regs
 load_regs /etc/ak8963-stub.regs
+load_regs /etc/lsm6dsox-iio-stub.regs
 modprobe bmi160_i2c
 echo bmi160 0x69 > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
+# LSM6DSOX at 0x1e bound to st_lsm6dsx_i2c (no IRQ: two polled IIO devices lsm6dsox_accel/_gyro).
+modprobe st_lsm6dsx_i2c
+echo lsm6dsox 0x1e > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
 modprobe industrialio-configfs
 modprobe iio-trig-hrtimer
 modprobe iio-trig-sysfs

@@ -58,12 +58,16 @@ extension ReplaySettings {
 }
 
 extension IIOSettings {
-    static let keys = ["uri", "device", "trigger", "buffer", "buffer_length"]
+    static let keys = ["uri", "device", "devices", "trigger", "buffer", "buffer_length"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
         uri = reader.string(section, "uri", default: uri)
         device = reader.optionalString(section, "device")
+        devices = reader.stringList(section, "devices")
+        if !devices.isEmpty, device != nil, let section, let node = section["devices"] {
+            reader.report(section.path("devices"), at: node.mark, "set either device (one device and its siblings) or devices (exactly these), not both")
+        }
         trigger = reader.choice(section, "trigger", default: trigger, oneOf: IIOSettings.triggers)
         buffer = reader.bool(section, "buffer", default: buffer)
         bufferLength = reader.integer(section, "buffer_length", default: bufferLength, unit: "samples",
