@@ -71,7 +71,7 @@ extension VMTests {
             try VMFixtures.poke(Self.address, 0x3A, [6, 0])          // 6 words = 3 frames
             let out = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 8)
             defer { out.deallocate() }
-            #expect(try source.read(into: out, timeout: .milliseconds(50)) == .timeout, "no edge, no read")
+            #expect(try source.read(into: out, timeout: .milliseconds(10)) == .timeout, "no edge, no read")
             let before = MonotonicClock.nowNanos()
             VMFixtures.pull(up: true)
             let after = MonotonicClock.nowNanos()
@@ -81,6 +81,28 @@ extension VMTests {
             #expect(out[1].timestampNanos >= before && out[1].timestampNanos <= after + 5_000_000, "newest frame not at the edge")
             #expect(out[1].timestampNanos - out[0].timestampNanos == UInt64((1e9 / config.rate).rounded()))   // first burst: nominal 104 Hz
             #expect(out[0].flags.contains(.hardwareTimestamp) && out[1].flags.contains(.hardwareTimestamp))
+        }
+    
+        /// A threshold level that was already high when the line was opened never rises again: after
+        /// three bursts' time without an edge the reader polls and takes every frame waiting.
+        @Test func aWatermarkLevelAlreadyHighAtStartIsPolledAfterThreeBurstsOfSilence() throws {
+            VMFixtures.pull(up: false)
+            try VMFixtures.poke(Self.address, 0x78, Self.fifoWords)
+            try VMFixtures.poke(Self.address, 0x3A, [6, 0])          // 3 frames before anyone listens
+            let source = I2CIMUSource(bus: VMFixtures.i2cBus, address: Self.address, chip: .lsm6dsox, accelRangeG: 4, gyroRangeDPS: 500,
+                                      dataReady: .init(chip: VMFixtures.gpioLabel, line: VMFixtures.gpioLine),
+                                      fifo: FIFOOptions(watermark: 2))
+            let started = MonotonicClock.nowNanos()
+            _ = try source.start(requestedRate: 100)
+            defer { source.stop(); Self.restore() }
+            let out = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 8)
+            defer { out.deallocate() }
+            var r = ReadResult.timeout
+            for _ in 0..<40 where r == .timeout { r = try source.read(into: out, timeout: .milliseconds(20)) }
+            let polled = MonotonicClock.nowNanos()
+            #expect(r == .samples(3))
+            #expect(polled - started >= 3 * 2 * 9_615_384, "polled before three bursts of silence")
+            Self.expectDecoded([out[0], out[1]], try #require(source.chipConfiguration))
         }
     }
 }

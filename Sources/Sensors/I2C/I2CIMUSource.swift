@@ -48,6 +48,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     private var timestamper = FIFOTimestamper(nominalPeriodNanos: 1e7)
     private var pendingEdges = 0
     private var lastEdgeNanos: UInt64 = 0
+    private var lastFIFOWakeNanos: UInt64 = 0
     private var nextIsDiscontinuity = false
 
     /// The effective chip configuration after `start`.
@@ -134,6 +135,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             pendingEdges = 0
             nextIsDiscontinuity = false
             if let fifo { nextTick = MonotonicClock.nowNanos() + periodNanos * UInt64(fifo.watermark) }
+            lastFIFOWakeNanos = MonotonicClock.nowNanos()
             i2c = bus
             self.driver = driver
             let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
@@ -207,12 +209,21 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             // Wake after `watermark` data-ready edges, or on the watermark interrupt's edge; the
             // newest edge times the frame that raised it.
             let edges = try line.waitForEdges(timeout: timeout)
-            guard edges.count > 0 else { return .timeout }
-            pendingEdges += watermarkInterrupt ? watermark : edges.count
-            lastEdgeNanos = edges.lastNanos
-            guard pendingEdges >= watermark else { return .timeout }
-            wakeNanos = lastEdgeNanos
-            wake = .dataReadyEdge
+            if edges.count == 0 {
+                // A watermark level already high when the line was opened, or an edge that was
+                // lost, would never rise again: after three bursts' time without an edge, poll.
+                let now = MonotonicClock.nowNanos()
+                guard watermarkInterrupt, now &- lastFIFOWakeNanos > 3 &* periodNanos &* UInt64(watermark) else { return .timeout }
+                wakeNanos = now
+                wake = .timer
+            } else {
+                pendingEdges += watermarkInterrupt ? watermark : edges.count
+                lastEdgeNanos = edges.lastNanos
+                guard pendingEdges >= watermark else { return .timeout }
+                wakeNanos = lastEdgeNanos
+                wake = .dataReadyEdge
+            }
+            lastFIFOWakeNanos = MonotonicClock.nowNanos()
         } else {
             // Wake on a timer once per `watermark` sample periods.
             let now = MonotonicClock.nowNanos()
@@ -248,10 +259,11 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         if line != nil, watermarkInterrupt {
             // The level rose when the FIFO reached `watermark` frames: that frame is the edge's. Read
             // exactly those, so what stays is below the watermark and the next frame to reach it
-            // raises a new edge. Far more (the reader lagged, the level never fell): take all, timed
-            // as if woken by a timer now, which lets the level fall and re-arms the edge.
-            if n >= 2 * watermark {
-                wakeNanos = MonotonicClock.nowNanos()
+            // raises a new edge. Far more (the reader lagged, the level never fell), or polled after
+            // a silence: take all, timed as if woken by a timer now, which lets the level fall and
+            // re-arms the edge.
+            if wake == .timer || n >= 2 * watermark {
+                if wake != .timer { wakeNanos = MonotonicClock.nowNanos() }
                 wake = .timer
             } else if n >= watermark {
                 n = watermark
