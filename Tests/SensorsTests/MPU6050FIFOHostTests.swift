@@ -7,11 +7,7 @@ import MotionCore
 /// register semantics), and the burst timestamping on its own with a known chip clock.
 @Suite("MPU-6050 FIFO (host)")
 struct MPU6050FIFOHostTests {
-    func samples(_ n: Int) -> UnsafeMutableBufferPointer<IMUSample> {
-        let b = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: n)
-        b.initialize(repeating: IMUSample(timestampNanos: 0, sequence: 0, contents: []))
-        return b
-    }
+    func samples(_ n: Int) -> UnsafeMutableBufferPointer<IMUSample> { FIFOHostTestSupport.samples(n) }
 
     func configuredDriver(_ chip: ScriptedMPU6050) throws -> (MPU6050, IMUChipConfiguration) {
         let bus = try I2CBus(number: 9, path: "scripted", adapter: chip)
@@ -36,7 +32,7 @@ struct MPU6050FIFOHostTests {
         let chip = ScriptedMPU6050(plainI2C: plainI2C)
         let (driver, config) = try configuredDriver(chip)
         chip.push(7)
-        chip.state.withLock { $0.fifo += [0xAA, 0xBB] }       // half a frame still being written
+        chip.append([0xAA, 0xBB])                              // part of a frame still being written
         let status = try driver.fifoStatus()
         #expect(status == (false, 7))
         let out = samples(16)
@@ -69,54 +65,8 @@ struct MPU6050FIFOHostTests {
     }
 
     @Test func theSourceHandsOutEveryFrameInOrderWithIncreasingTimesAndCountsAnOverflowAsAGap() throws {
-        let chip = ScriptedMPU6050()
-        // Frames arriving before each FIFO_COUNT read: 5, 5, 6, 4, then an overflow, then 5, 5.
-        chip.state.withLock { $0.script = [5, 5, 6, 4, -1, 5, 5] }
-        let source = I2CIMUSource(bus: 9, address: 0x68, chip: .mpu6050, fifo: FIFOOptions(watermark: 5),
-                                  makeAdapter: { chip })
-        let config = try source.start(requestedRate: 200)
-        defer { source.stop() }
-        #expect(config.timing == .fifoBurst)
-        #expect(config.rate == 200)
-        let out = samples(4)                                   // smaller than a burst: the rest waits
-        defer { out.deallocate() }
-        var got: [IMUSample] = []
-        for _ in 0..<400 where got.count < 30 {
-            guard case .samples(let n) = try source.read(into: out, timeout: .milliseconds(200)) else { continue }
-            got += (0..<n).map { out[$0] }
-        }
-        #expect(got.count == 30)
-        #expect(source.fifoOverflows == 1)
-        // Before the overflow: frames 0…19 with seq 0…19; after it, a gap and a discontinuity.
-        let before = got.prefix(20)
-        #expect(before.map(\.sequence) == (0..<20).map(UInt64.init))
-        let scale = try #require(source.chipConfiguration?.accelScale)
-        #expect(before.enumerated().allSatisfy { $1.specificForce.x == Double($0) * scale })
-        let after = Array(got.dropFirst(20))
-        #expect(after.first.map { $0.sequence > 20 } == true, "the overflow's lost samples are skipped in seq")
-        #expect(after.first?.flags.contains(.discontinuity) == true)
-        #expect(after.map(\.sequence) == (0..<10).map { after[0].sequence + UInt64($0) })
-        // Times strictly increase; within a burst they are spaced at most by the (measured, ±10 %)
-        // period: bursts are squeezed, never stretched.
-        let t = got.map(\.timestampNanos)
-        #expect(zip(t, t.dropFirst()).allSatisfy { $0 < $1 })
-        var start = 0
-        for n in [5, 5, 6, 4, 5, 5] {
-            let burst = t[start..<(start + n)]
-            #expect(zip(burst, burst.dropFirst()).allSatisfy { Double($1 - $0) <= 5_000_000 * 1.1 + 1 }, "burst at \(start): \(Array(burst))")
-            start += n
-        }
-    }
-
-    @Test func aChipWithoutAFIFODriverIsRefusedByName() throws {
-        let source = I2CIMUSource(bus: 9, address: 0x68, chip: .bmi160, fifo: FIFOOptions(), makeAdapter: {
-            let chip = ScriptedMPU6050()
-            chip.state.withLock { $0.registers[0x00] = 0xD1 }
-            return chip
-        })
-        let error = #expect(throws: SensorError.self) { try source.start(requestedRate: 100) }
-        #expect(error?.kind == .unsupported)
-        #expect(error?.description.contains("bmi160") == true)
+        try FIFOHostTestSupport.expectBurstsInOrderAndOneOverflowCounted(chip: ScriptedMPU6050(), model: .mpu6050,
+                                                                         requestedRate: 200, expectedRate: 200)
     }
 
     // MARK: Timestamping, with a known chip clock

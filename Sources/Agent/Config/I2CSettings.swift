@@ -19,7 +19,7 @@ public struct I2CSettings: Sendable, Equatable {
     public var gyroRangeDPS: Int
     /// `lowpass_hz`: digital low-pass cut-off, Hz; `nil` keeps the chip's default.
     public var lowPassHz: Double?
-    /// `fifo`: read the chip's FIFO in bursts (mpu6050, mpu9250), timestamps spread by the measured period.
+    /// `fifo`: read the chip's FIFO in bursts (every chip), timestamps spread by the measured period.
     public var fifo = false
     /// `fifo_watermark`: samples per FIFO burst, 1 … 40.
     public var fifoWatermark = 10

@@ -119,12 +119,24 @@ extension IMUChipModel {
     }
 }
 
+/// What the chip's interrupt line signals in FIFO mode.
+public enum FIFOInterrupt: Sendable {
+    /// One pulse per sample (data-ready), the reader counts `watermark` edges (MPU-6050).
+    case everySample
+    /// A level that rises when the FIFO reaches the watermark and falls when it is read below it
+    /// (BMI160 `fwm`, LSM6DSx FIFO threshold): one edge per burst, timing the watermark-th frame.
+    case watermark
+}
+
 /// A chip driver with a sample FIFO read in bursts (config `source.i2c.fifo`).
 public protocol FIFOChipDriver: IMUChipDriver {
-    /// Whole frames the FIFO holds.
+    /// Whole frames (one accel + gyro sample each) the FIFO holds.
     var fifoCapacityFrames: Int { get }
-    /// Switches the configured chip to FIFO mode.
-    func enableFIFO(dataReadyInterrupt: Bool) throws(SensorError)
+    /// What the interrupt line signals once FIFO mode is on.
+    var fifoInterrupt: FIFOInterrupt { get }
+    /// Switches the configured chip to FIFO mode, empty; with `dataReadyInterrupt` the chip's INT
+    /// line signals samples or the `watermarkFrames` level (see `fifoInterrupt`).
+    func enableFIFO(dataReadyInterrupt: Bool, watermarkFrames: Int) throws(SensorError)
     /// Empties the FIFO.
     func resetFIFO() throws(SensorError)
     /// Whether the FIFO overflowed since the last call (clears the flag), and the whole frames it holds.

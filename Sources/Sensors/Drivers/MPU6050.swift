@@ -95,9 +95,13 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     /// Whole frames the FIFO can hold.
     public var fifoCapacityFrames: Int { fifoCapacityBytes / Self.fifoFrameBytes }
 
+    /// INT pulses per sample (data-ready); the reader counts `watermark` edges.
+    public var fifoInterrupt: FIFOInterrupt { .everySample }
+
     /// Starts FIFO mode after `configure`: FIFO off and reset, accel+gyro selected, FIFO on; the
-    /// overflow interrupt latched in INT_STATUS, and INT pulsing per sample when `dataReadyInterrupt`.
-    public func enableFIFO(dataReadyInterrupt: Bool) throws(SensorError) {
+    /// overflow interrupt latched in INT_STATUS, and INT pulsing per sample when `dataReadyInterrupt`
+    /// (the chip has no watermark interrupt: `watermarkFrames` is the reader's business).
+    public func enableFIFO(dataReadyInterrupt: Bool, watermarkFrames: Int = 1) throws(SensorError) {
         if fifoBytes == nil {
             let b = UnsafeMutableRawBufferPointer.allocate(byteCount: fifoCapacityBytes, alignment: 8)
             b.initializeMemory(as: UInt8.self, repeating: 0)

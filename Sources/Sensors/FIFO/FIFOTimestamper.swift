@@ -1,10 +1,11 @@
-/// Timestamps for samples read from a sensor FIFO in bursts (MPU-6050 FIFO mode).
+/// Timestamps for samples read from a sensor FIFO in bursts (direct-I2C FIFO mode, every chip).
 ///
 /// A FIFO burst carries no times: the reader only knows when it woke (`wakeNanos`, monotonic ns) and
 /// how many frames the FIFO held. Each frame is stamped **backwards from the wake** by the measured
 /// sample period `P`:
 ///
-///     t_newest = wakeNanos                 (woken by the data-ready edge of the newest frame)
+///     t_newest = wakeNanos                 (woken by the edge of the newest frame: its data-ready
+///                                           pulse, or the watermark interrupt it raised)
 ///              = wakeNanos − P/2           (woken by a timer: the newest frame landed somewhere in
 ///                                           the last period, on average half a period ago)
 ///     t_i      = t_newest − (n − 1 − i)·s, i = 0 (oldest) … n − 1 (newest)

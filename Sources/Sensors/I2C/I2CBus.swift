@@ -143,18 +143,23 @@ public final class I2CBus: @unchecked Sendable {
     /// Burst-reads `buffer.count` consecutive registers starting at `register` into `buffer`.
     /// Allocation-free; a NACK or short read throws an error naming bus, address and register.
     public func read(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer, force: Bool = false) throws(SensorError) {
-        try read(address: address, register: register, into: buffer, force: force, autoIncrement: true)
+        try read(address: address, register: register, into: buffer, force: force, autoIncrement: true, chunkBytes: I2CBus.smbusBlockMax)
     }
 
-    /// Burst-reads `buffer.count` bytes from one FIFO data register (MPU-6050 `FIFO_R_W`): the chip
-    /// hands out the next FIFO byte on every read of that register, so each SMBus chunk (≤ 32 bytes)
-    /// starts at the same register instead of advancing. Allocation-free.
-    public func readFIFO(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer) throws(SensorError) {
-        try read(address: address, register: register, into: buffer, force: false, autoIncrement: false)
+    /// Burst-reads `buffer.count` bytes from a FIFO output register (MPU-6050 `FIFO_R_W`, BMI160
+    /// `FIFO_DATA`, LSM6DS3 `FIFO_DATA_OUT_L`, LSM6DSOX `FIFO_DATA_OUT_TAG`): the chip hands out the
+    /// next FIFO bytes on every read there (its address stays or wraps back), so each SMBus chunk
+    /// starts at the same register instead of advancing. `chunkBytes` (≤ 32) caps the SMBus chunks;
+    /// a multiple of the chip's frame or word size keeps every transfer on whole frames. One
+    /// `I2C_RDWR` transfer on adapters with plain I2C. Allocation-free.
+    public func readFIFO(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer,
+                         chunkBytes: Int = I2CBus.smbusBlockMax) throws(SensorError) {
+        try read(address: address, register: register, into: buffer, force: false, autoIncrement: false,
+                 chunkBytes: max(1, min(chunkBytes, I2CBus.smbusBlockMax)))
     }
 
     private func read(address: UInt16, register: I2CRegister, into buffer: UnsafeMutableRawBufferPointer, force: Bool,
-                      autoIncrement: Bool) throws(SensorError) {
+                      autoIncrement: Bool, chunkBytes: Int = I2CBus.smbusBlockMax) throws(SensorError) {
         switch transferMode {
         case .i2cReadWrite where !force:
             registerByte.pointee = register.address
@@ -173,7 +178,7 @@ public final class I2CBus: @unchecked Sendable {
             try select(address, force: force)
             var offset = 0
             while offset < buffer.count {
-                let n = min(I2CBus.smbusBlockMax, buffer.count - offset)
+                let n = min(chunkBytes, buffer.count - offset)
                 let reg = autoIncrement ? register.address &+ UInt8(truncatingIfNeeded: offset) : register.address
                 smbusData.pointee.block.0 = UInt8(n)
                 let e = smbus(I2C_SMBUS_READ, command: reg, size: I2C_SMBUS_I2C_BLOCK_DATA)

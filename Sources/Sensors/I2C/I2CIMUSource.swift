@@ -12,11 +12,13 @@ import Synchronization
 /// advance `sequence` and set `.discontinuity`. Without one, samples are paced by an absolute
 /// `CLOCK_MONOTONIC` timer and stamped when read (`SampleTiming.timer`).
 ///
-/// FIFO mode (`fifo`, MPU-6050/MPU-9250): the chip buffers samples; the reader wakes once per
-/// `watermark` samples (after that many data-ready edges, or on a timer), reads FIFO_COUNT, bursts out
-/// the whole frames and stamps them backwards from the wake by the measured period
-/// (`FIFOTimestamper`, `SampleTiming.fifoBurst`). A FIFO overflow is counted (`fifoOverflows`), the
-/// FIFO reset, the lost samples estimated from the time since the last burst and skipped in `sequence`.
+/// FIFO mode (`fifo`, every chip): the chip buffers samples; the reader wakes once per `watermark`
+/// samples — after that many data-ready edges (MPU-6050/MPU-9250, `FIFOInterrupt.everySample`), on
+/// the edge of the chip's FIFO watermark interrupt (BMI160, LSM6DS3, LSM6DSOX, `.watermark`), or on a
+/// timer — reads the FIFO level, bursts out whole frames and stamps them backwards from the wake by
+/// the measured period (`FIFOTimestamper`, `SampleTiming.fifoBurst`). A FIFO overflow is counted
+/// (`fifoOverflows`), the FIFO reset, the lost samples estimated from the time since the last burst
+/// and skipped in `sequence`.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public let bus: Int
     public let address: UInt16
@@ -46,6 +48,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     private var timestamper = FIFOTimestamper(nominalPeriodNanos: 1e7)
     private var pendingEdges = 0
     private var lastEdgeNanos: UInt64 = 0
+    private var lastFIFOWakeNanos: UInt64 = 0
     private var nextIsDiscontinuity = false
 
     /// The effective chip configuration after `start`.
@@ -56,7 +59,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - address: 7-bit address (e.g. 0x68).
     ///   - accelRangeG, gyroRangeDPS, lowpassHz: requested ranges and filter (rounded to what the chip has).
     ///   - dataReady: the chip's INT pin on a GPIO line, or `nil` for timer pacing.
-    ///   - fifo: read the chip's FIFO in bursts (MPU-6050/MPU-9250), or nil.
+    ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
@@ -109,9 +112,9 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             if fifo != nil {
                 guard let f = driver as? any FIFOChipDriver else {
                     throw SensorError(.unsupported, subject: capabilities.name,
-                                      detail: "the \(chip.rawValue) driver has no FIFO mode (mpu6050 and mpu9250 have); set source.i2c.fifo: false")
+                                      detail: "the \(chip.rawValue) driver has no FIFO mode; set source.i2c.fifo: false")
                 }
-                try f.enableFIFO(dataReadyInterrupt: dataReady != nil)
+                try f.enableFIFO(dataReadyInterrupt: dataReady != nil, watermarkFrames: fifo?.watermark ?? 1)
                 if stash.count < f.fifoCapacityFrames {
                     stash.deallocate()
                     stash = .allocate(capacity: f.fifoCapacityFrames)
@@ -132,6 +135,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             pendingEdges = 0
             nextIsDiscontinuity = false
             if let fifo { nextTick = MonotonicClock.nowNanos() + periodNanos * UInt64(fifo.watermark) }
+            lastFIFOWakeNanos = MonotonicClock.nowNanos()
             i2c = bus
             self.driver = driver
             let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
@@ -200,15 +204,26 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         if stashIndex < stashCount { return handOut(into: buffer) }
         var wakeNanos: UInt64
         var wake: FIFOTimestamper.Wake
+        let watermarkInterrupt = f.fifoInterrupt == .watermark
         if let line {
-            // Wake after `watermark` data-ready edges; the newest edge times the newest frame.
+            // Wake after `watermark` data-ready edges, or on the watermark interrupt's edge; the
+            // newest edge times the frame that raised it.
             let edges = try line.waitForEdges(timeout: timeout)
-            guard edges.count > 0 else { return .timeout }
-            pendingEdges += edges.count
-            lastEdgeNanos = edges.lastNanos
-            guard pendingEdges >= watermark else { return .timeout }
-            wakeNanos = lastEdgeNanos
-            wake = .dataReadyEdge
+            if edges.count == 0 {
+                // A watermark level already high when the line was opened, or an edge that was
+                // lost, would never rise again: after three bursts' time without an edge, poll.
+                let now = MonotonicClock.nowNanos()
+                guard watermarkInterrupt, now &- lastFIFOWakeNanos > 3 &* periodNanos &* UInt64(watermark) else { return .timeout }
+                wakeNanos = now
+                wake = .timer
+            } else {
+                pendingEdges += watermarkInterrupt ? watermark : edges.count
+                lastEdgeNanos = edges.lastNanos
+                guard pendingEdges >= watermark else { return .timeout }
+                wakeNanos = lastEdgeNanos
+                wake = .dataReadyEdge
+            }
+            lastFIFOWakeNanos = MonotonicClock.nowNanos()
         } else {
             // Wake on a timer once per `watermark` sample periods.
             let now = MonotonicClock.nowNanos()
@@ -241,7 +256,22 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             return .timeout
         }
         var n = status.frames
-        if line != nil {
+        if line != nil, watermarkInterrupt {
+            // The level rose when the FIFO reached `watermark` frames: that frame is the edge's. Read
+            // exactly those, so what stays is below the watermark and the next frame to reach it
+            // raises a new edge. Far more (the reader lagged, the level never fell), or polled after
+            // a silence: take all, timed as if woken by a timer now, which lets the level fall and
+            // re-arms the edge.
+            if wake == .timer || n >= 2 * watermark {
+                if wake != .timer { wakeNanos = MonotonicClock.nowNanos() }
+                wake = .timer
+            } else if n >= watermark {
+                n = watermark
+            } else {
+                wake = .timer                       // an edge without a full watermark: not its frame
+            }
+            pendingEdges = 0
+        } else if line != nil {
             if n > pendingEdges {
                 if n - pendingEdges > watermark {
                     // More frames than edges by far: edges were lost (the kernel's event queue was

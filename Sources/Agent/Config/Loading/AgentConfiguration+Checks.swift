@@ -37,9 +37,6 @@ extension AgentConfiguration {
         if source.i2c.gyroRangeDPS == 125, chip == "mpu6050" || chip == "mpu9250", reader.isPresent("source.i2c.gyro_range_dps") {
             reader.report("source.i2c.gyro_range_dps", "125 °/s is not supported by the \(chip); allowed: 250, 500, 1000, 2000")
         }
-        if source.i2c.fifo, chip != "mpu6050", chip != "mpu9250", reader.isPresent("source.i2c.fifo") {
-            reader.report("source.i2c.fifo", "FIFO mode is implemented for mpu6050 and mpu9250, not the \(chip); set fifo: false")
-        }
     }
 
     private func checkFusion(with reader: inout ConfigReader) {
