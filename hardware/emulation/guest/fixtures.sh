@@ -1,7 +1,8 @@
 #!/bin/sh
 # Device fixtures inside the test VM (busybox). Writes /mnt/tmp/fixtures.env for the tests:
 #  - i2c-stub at 0x68 (MPU-6050 map, direct-I2C path), 0x69 (BMI160, bound to bmi160_i2c -> IIO),
-#    0x6a (MPU-6050 map with a wrong WHO_AM_I), 0x6b (LSM6DSOX map), 0x0c (AK8963 map);
+#    0x6a (MPU-6050 map with a wrong WHO_AM_I), 0x6b (LSM6DSOX map, direct-I2C path and its FIFO),
+#    0x0c (AK8963 map), 0x1e (LSM6DSOX map bound to st_lsm6dsx_i2c -> two IIO devices);
 #  - IIO triggers: hrtimer "edgemotion-hrt", sysfs "sysfstrig7";
 #  - gpio-sim chip labelled "edgemotion-sim" with line 3 named "imu-drdy".
 set -e
@@ -31,7 +32,8 @@ load_regs /etc/ak8963-stub.regs
 load_regs /etc/lsm6dsox-iio-stub.regs
 modprobe bmi160_i2c
 echo bmi160 0x69 > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
-# LSM6DSOX at 0x1e bound to st_lsm6dsx_i2c (no IRQ: two polled IIO devices lsm6dsox_accel/_gyro).
+# LSM6DSOX at 0x1e bound to st_lsm6dsx_i2c: two IIO devices lsm6dsox_accel/_gyro; without an IRQ
+# each has a triggered buffer for software triggers (hrtimer) and polled _raw reads.
 modprobe st_lsm6dsx_i2c
 echo lsm6dsox 0x1e > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
 modprobe industrialio-configfs
