@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 
 /// A named POSIX thread running one closure, joined explicitly.
 ///
@@ -28,22 +29,12 @@ final class RealtimeThread: @unchecked Sendable {
         let box = Unmanaged.passRetained(Box(body, name: name)).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            RealtimeThread.setCurrentName(box.name)
+            ThreadName.setCurrent(box.name)
             box.body()
             return nil
         }, box)
         precondition(rc == 0, "pthread_create failed for \(name): \(rc)")
         started = true
-    }
-
-    /// Names the calling thread (visible in `top -H`, `ps -L`), truncated to 15 characters.
-    /// Glibc's `pthread_setname_np` is not imported into Swift; this writes the same file.
-    static func setCurrentName(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY)
-        guard fd >= 0 else { return }
-        let short = String(name.utf8.prefix(15)) ?? name
-        _ = short.withCString { write(fd, $0, strlen($0)) }
-        close(fd)
     }
 
     /// Waits for the thread to finish. Idempotent.

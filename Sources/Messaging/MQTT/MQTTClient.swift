@@ -341,6 +341,7 @@ public final class MQTTClient: Sendable {
 
     /// The network thread: connect, loop, back off, repeat — until stop is requested.
     private func runNetworkLoop() {
+        ThreadName.setCurrent("em-mqtt")
         var backoff = ReconnectBackoff(policy: options.reconnect)
         let host = options.address.host
         let port = Int32(options.address.port)

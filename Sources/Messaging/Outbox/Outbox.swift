@@ -388,6 +388,7 @@ public final class Outbox: Sendable {
     }
 
     private func pumpLoop() {
+        ThreadName.setCurrent("em-outbox")
         while !stopRequested.load(ordering: .acquiring) {
             signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(100))) { hasWork() || stopRequested.load(ordering: .acquiring) }
             persist()
