@@ -103,6 +103,8 @@ extension VMTests {
             #expect(r == .samples(3))
             #expect(polled - started >= 3 * 2 * 9_615_384, "polled before three bursts of silence")
             Self.expectDecoded([out[0], out[1]], try #require(source.chipConfiguration))
+            // Timed by the poll, not by an edge: no hardware-timestamp claim.
+            #expect((0..<3).allSatisfy { !out[$0].flags.contains(.hardwareTimestamp) })
         }
     }
 }

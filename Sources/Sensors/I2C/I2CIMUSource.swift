@@ -288,7 +288,9 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         guard n > 0 else { return .timeout }
         try f.readFIFO(frames: n, into: stash)
         let (first, spacing) = timestamper.stamp(frames: n, wakeNanos: wakeNanos, wake: wake)
-        let flags: IMUSample.Flags = line != nil ? .hardwareTimestamp : []
+        // Only frames timed by a data-ready edge carry the hardware-timestamp flag; a poll after
+        // silence or a take-all after lost edges is timed by the clock when read.
+        let flags: IMUSample.Flags = line != nil && wake == .dataReadyEdge ? .hardwareTimestamp : []
         for i in 0..<n {
             stash[i].timestampNanos = first &+ UInt64((Double(i) * spacing).rounded())
             stash[i].sequence = sequence
