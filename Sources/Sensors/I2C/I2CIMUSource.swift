@@ -170,14 +170,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             if lost > 0 { missedCount.add(lost, ordering: .relaxed) }
             sequence &+= lost
         } else {
-            let now = MonotonicClock.nowNanos()
-            let (s, a) = timeout.components
-            let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
-            if nextTick > now &+ timeoutNanos {
-                sleepUntil(now &+ timeoutNanos)
-                return .timeout
-            }
-            sleepUntil(nextTick)
+            guard TickSleeper.sleep(untilTick: nextTick, timeout: timeout) else { return .timeout }
             var lost: UInt64 = 0
             let woke = MonotonicClock.nowNanos()
             if woke > nextTick &+ periodNanos {                   // overran whole periods: skip them
@@ -226,14 +219,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             lastFIFOWakeNanos = MonotonicClock.nowNanos()
         } else {
             // Wake on a timer once per `watermark` sample periods.
-            let now = MonotonicClock.nowNanos()
-            let (s, a) = timeout.components
-            let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
-            if nextTick > now &+ timeoutNanos {
-                sleepUntil(now &+ timeoutNanos)
-                return .timeout
-            }
-            sleepUntil(nextTick)
+            guard TickSleeper.sleep(untilTick: nextTick, timeout: timeout) else { return .timeout }
             wakeNanos = MonotonicClock.nowNanos()
             let burst = periodNanos &* UInt64(watermark)
             nextTick = max(nextTick &+ burst, wakeNanos &+ burst / 2)    // late: the FIFO kept the samples
@@ -309,11 +295,6 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         for i in 0..<n { buffer[i] = stash[stashIndex + i] }
         stashIndex += n
         return .samples(n)
-    }
-
-    private func sleepUntil(_ nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     public func stop() {

@@ -547,14 +547,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
     }
 
     private func readPolled(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
-        let now = MonotonicClock.nowNanos()
-        let (s, a) = timeout.components
-        let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
-        if nextTick > now &+ timeoutNanos {
-            sleepUntil(now &+ timeoutNanos)
-            return .timeout
-        }
-        sleepUntil(nextTick)
+        guard TickSleeper.sleep(untilTick: nextTick, timeout: timeout) else { return .timeout }
         let woke = MonotonicClock.nowNanos()
         var lost: UInt64 = 0
         if woke > nextTick &+ periodNanos {
@@ -604,11 +597,6 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
                               detail: "read failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
         }
         return (raw + axis.offset) * axis.scale
-    }
-
-    private func sleepUntil(_ nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     // MARK: auxiliary channels
