@@ -23,8 +23,7 @@ public final class AK8963: @unchecked Sendable {
 
     public init(bus: I2CBus) {
         device = I2CDevice(bus: bus, address: Self.address)
-        burst = .allocate(byteCount: 8, alignment: 8)
-        burst.initializeMemory(as: UInt8.self, repeating: 0)
+        burst = .zeroed(byteCount: 8, alignment: 8)
     }
 
     deinit { burst.deallocate() }

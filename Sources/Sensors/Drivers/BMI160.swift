@@ -67,10 +67,8 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
 
     public init(device: I2CDevice) {
         self.device = device
-        burst = .allocate(byteCount: 12, alignment: 8)
-        burst.initializeMemory(as: UInt8.self, repeating: 0)
-        fifoLengthBytes = .allocate(byteCount: 2, alignment: 2)
-        fifoLengthBytes.initializeMemory(as: UInt8.self, repeating: 0)
+        burst = .zeroed(byteCount: 12, alignment: 8)
+        fifoLengthBytes = .zeroed(byteCount: 2, alignment: 2)
     }
 
     deinit {
@@ -97,9 +95,7 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     /// of data-ready.
     public func enableFIFO(dataReadyInterrupt: Bool, watermarkFrames: Int) throws(SensorError) {
         if fifoBytes == nil {
-            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: fifoCapacityFrames * Self.fifoFrameBytes, alignment: 8)
-            b.initializeMemory(as: UInt8.self, repeating: 0)
-            fifoBytes = b
+            fifoBytes = .zeroed(byteCount: fifoCapacityFrames * Self.fifoFrameBytes, alignment: 8)
         }
         let watermark = max(1, min(watermarkFrames, fifoCapacityFrames / 2))
         try device.write(Register.fifoConfig1, 0)

@@ -121,10 +121,8 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         self.device = device
         self.model = model
         fifoLayout = model == .lsm6ds3 ? .lsm6ds3 : .lsm6dsox
-        burst = .allocate(byteCount: 12, alignment: 8)
-        burst.initializeMemory(as: UInt8.self, repeating: 0)
-        statusBytes = .allocate(byteCount: 4, alignment: 4)
-        statusBytes.initializeMemory(as: UInt8.self, repeating: 0)
+        burst = .zeroed(byteCount: 12, alignment: 8)
+        statusBytes = .zeroed(byteCount: 4, alignment: 4)
     }
 
     deinit {
@@ -152,9 +150,7 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public func enableFIFO(dataReadyInterrupt: Bool, watermarkFrames: Int) throws(SensorError) {
         let layout = fifoLayout
         if fifoBytes == nil {
-            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: fifoCapacityFrames * layout.frameBytes, alignment: 8)
-            b.initializeMemory(as: UInt8.self, repeating: 0)
-            fifoBytes = b
+            fifoBytes = .zeroed(byteCount: fifoCapacityFrames * layout.frameBytes, alignment: 8)
         }
         let words = max(1, min(watermarkFrames, fifoCapacityFrames / 2)) * layout.wordsPerFrame
         try device.write(layout.mode, modeValue(0))                                       // bypass: FIFO emptied

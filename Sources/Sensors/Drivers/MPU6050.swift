@@ -75,10 +75,8 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public init(device: I2CDevice, model: IMUChipModel = .mpu6050) {
         self.device = device
         self.model = model
-        burst = .allocate(byteCount: 14, alignment: 8)
-        burst.initializeMemory(as: UInt8.self, repeating: 0)
-        fifoCountBytes = .allocate(byteCount: 2, alignment: 2)
-        fifoCountBytes.initializeMemory(as: UInt8.self, repeating: 0)
+        burst = .zeroed(byteCount: 14, alignment: 8)
+        fifoCountBytes = .zeroed(byteCount: 2, alignment: 2)
     }
 
     deinit {
@@ -103,9 +101,7 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     /// (the chip has no watermark interrupt: `watermarkFrames` is the reader's business).
     public func enableFIFO(dataReadyInterrupt: Bool, watermarkFrames: Int = 1) throws(SensorError) {
         if fifoBytes == nil {
-            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: fifoCapacityBytes, alignment: 8)
-            b.initializeMemory(as: UInt8.self, repeating: 0)
-            fifoBytes = b
+            fifoBytes = .zeroed(byteCount: fifoCapacityBytes, alignment: 8)
         }
         try device.write(Register.fifoEnable, 0)
         try device.write(Register.userControl, Self.userControlFIFOReset)
