@@ -18,9 +18,20 @@ import Synchronization
 /// and unjittered. Our thread runs `mosquitto_loop` and treats *any* error as "back off with full
 /// jitter, then `mosquitto_connect_async` again".
 ///
+/// Who writes to the socket: over plain TCP the thread that publishes writes its packets itself
+/// (`mosquitto_loop_write` right after `mosquitto_publish`, or once after several with `flush()`), so
+/// a published burst costs no wake-up of the network thread; that thread sleeps in `poll(2)` on the
+/// socket and a self-pipe and wakes only for incoming packets (CONNACK, PUBACK, PINGRESP), when a
+/// write could not finish (socket buffer full) or to stop. One lock (`socketLock`) serialises every
+/// libmosquitto call that reads, writes, opens or closes the socket, so a write never meets a
+/// socket being closed (libmosquitto itself supports socket work on one thread only). Over TLS,
+/// where one OpenSSL connection must not be read and written from two threads, the network thread
+/// does all socket work in `mosquitto_loop` and publishers only queue (libmosquitto wakes it).
+///
 /// Threading: `publish`, `subscribe`, `isConnected`, `statistics` and `disconnect` are safe from any
-/// thread. Callbacks run on the network thread and must stay tiny (copy and hand off; never block,
-/// never call `disconnect` from them).
+/// thread. Callbacks run on the network thread — and a QoS 0 `onPublishAcknowledged` on the thread
+/// that wrote the packet — and must stay tiny (copy and hand off; never block, never call
+/// `disconnect` from them).
 public final class MQTTClient: Sendable {
     /// The options this client was created with.
     public let options: MQTTConnectionOptions
@@ -38,6 +49,18 @@ public final class MQTTClient: Sendable {
         var subscriptions: [(pattern: String, qos: Int32)] = []
     }
     private let handleState = Mutex(HandleState())
+    /// Held around every libmosquitto call that reads, writes, opens or closes the socket when
+    /// publishers write themselves (plain TCP); `false` once the handle is destroyed. Lock order:
+    /// `socketLock`, then `handleState` (callbacks run inside it and may take `handleState`).
+    private let socketLock = Mutex<Bool>(true)
+    /// Whether publishers write their packets on their own thread (plain TCP; not over TLS).
+    private let publishersWrite: Bool
+    /// Wakes the network thread out of `poll(2)` (plain TCP): unfinished writes, stop.
+    private let wakeup: WakeupPipe?
+    /// The thread holding `socketLock` (`pthread_self()`, 0 when none): a publish from a callback
+    /// that runs inside a read or write leaves its packet to the write loop already running there
+    /// (which takes queued packets until the queue is empty) instead of taking the lock again.
+    private let socketOwner = Atomic<UInt>(0)
     /// QoS ≥ 1 publishes started and not yet acknowledged (an upper bound of `outstanding.count`,
     /// raised before `mosquitto_publish`): lets a QoS 0 completion skip `handleState`'s lock,
     /// which `publish` holds around `mosquitto_publish` on another thread.
@@ -75,6 +98,8 @@ public final class MQTTClient: Sendable {
     private let connectAttemptCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
     private let subscribeAckCount = Atomic<Int>(0)
+    private let networkWakeupCount = Atomic<Int>(0)
+    private let deferredWriteCount = Atomic<Int>(0)
 
     // MARK: Set-up
 
@@ -89,6 +114,8 @@ public final class MQTTClient: Sendable {
         let ctx = options.address.hostPort
         self.options = options
         self.context = ctx
+        wakeup = options.address.useTLS ? nil : WakeupPipe()
+        publishersWrite = wakeup != nil
 
         errno = 0
         let created = options.clientID.isEmpty
@@ -362,7 +389,7 @@ public final class MQTTClient: Sendable {
             // also serves as the reconnect call (and works even if the very first attempt failed
             // before libmosquitto remembered the host).
             errno = 0
-            var rc = mosquitto_connect_async(handle, host, port, keepAlive)
+            var rc = withSocket { mosquitto_connect_async(handle, host, port, keepAlive) }
             var failure: MQTTError?
             var connectedAt: UInt64?
             if rc != MOSQ_ERR_SUCCESS.rawValue {
@@ -377,7 +404,9 @@ public final class MQTTClient: Sendable {
                 let attemptStart = MonotonicClock.nowNanos()
                 while !stopRequested.load(ordering: .acquiring) {
                     errno = 0
-                    rc = mosquitto_loop(handle, 200, 1)
+                    rc = publishersWrite
+                        ? serviceSocket(timeoutMilliseconds: connectedAt == nil ? 200 : 1000)
+                        : mosquitto_loop(handle, 200, 1)
                     let err = errno
                     if connectedAt == nil && connectedFlag.load(ordering: .acquiring) {
                         connectedAt = MonotonicClock.nowNanos()
@@ -429,22 +458,93 @@ public final class MQTTClient: Sendable {
     /// until the socket closes or the stop deadline passes, then destroy the handle.
     private func finishNetworkLoop() {
         if connectedFlag.load(ordering: .acquiring) {
-            let rc = mosquitto_disconnect(handle)
+            let rc = withSocket { mosquitto_disconnect(handle) }
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 let deadline = stopDeadline.load(ordering: .acquiring)
                 while MonotonicClock.nowNanos() < deadline {
                     // Returns non-zero once the DISCONNECT was written and the socket closed.
-                    if mosquitto_loop(handle, 50, 1) != MOSQ_ERR_SUCCESS.rawValue { break }
+                    let done = publishersWrite ? serviceSocket(timeoutMilliseconds: 50) : mosquitto_loop(handle, 50, 1)
+                    if done != MOSQ_ERR_SUCCESS.rawValue { break }
                 }
             }
         }
         connectedFlag.store(false, ordering: .releasing)
-        handleState.withLock { st in
-            st.alive = false
-            mosquitto_destroy(handle)
+        withSocketLock { alive in
+            alive = false
+            handleState.withLock { st in
+                st.alive = false
+                mosquitto_destroy(handle)
+            }
         }
         threadExited.store(true, ordering: .releasing)
         signal.notifyAll()
+    }
+
+    /// Runs `body` holding `socketLock` when publishers write themselves (so no write meets the
+    /// socket being closed or replaced); directly over TLS, where only this thread touches it.
+    private func withSocket(_ body: () -> Int32) -> Int32 {
+        publishersWrite ? withSocketLock { _ in body() } : body()
+    }
+
+    /// Holds `socketLock` around `body`, recording this thread as its owner.
+    private func withSocketLock<R>(_ body: (inout Bool) -> R) -> R {
+        socketLock.withLock { alive in
+            socketOwner.store(UInt(pthread_self()), ordering: .relaxed)
+            defer { socketOwner.store(0, ordering: .relaxed) }
+            return body(&alive)
+        }
+    }
+
+    /// One turn of the plain-TCP network loop, in place of `mosquitto_loop` (whose `select` also
+    /// wakes for every publish through libmosquitto's socket pair): sleep in `poll(2)` on the socket
+    /// (`POLLOUT` only while a write is unfinished) and the wake-up pipe, then read, write what is
+    /// queued (e.g. PUBACKs and subscriptions queued by callbacks, or a publisher's unfinished
+    /// write) and run the keepalive check. Returns a libmosquitto code (non-zero: connection over).
+    private func serviceSocket(timeoutMilliseconds: Int32) -> Int32 {
+        guard let wakeup else { return MOSQ_ERR_INVAL.rawValue }
+        let (fd, wantWrite) = withSocketLock { _ in (mosquitto_socket(handle), mosquitto_want_write(handle)) }
+        guard fd >= 0 else { return MOSQ_ERR_NO_CONN.rawValue }
+        var fds = (pollfd(fd: fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+                   pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0))
+        let n = withUnsafeMutableBytes(of: &fds) { raw in
+            poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeoutMilliseconds)
+        }
+        if n < 0 { return errno == EINTR ? MOSQ_ERR_SUCCESS.rawValue : MOSQ_ERR_ERRNO.rawValue }
+        networkWakeupCount.add(1, ordering: .relaxed)
+        if fds.1.revents != 0 { wakeup.reset() }
+        let readable = fds.0.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
+        return withSocketLock { _ -> Int32 in
+            // The socket may have been closed (and its number reused) by a publisher's failed
+            // write while this thread slept: only touch the one libmosquitto holds now.
+            guard mosquitto_socket(handle) == fd else { return MOSQ_ERR_CONN_LOST.rawValue }
+            if readable {
+                let rc = mosquitto_loop_read(handle, 1)
+                if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+            }
+            if mosquitto_want_write(handle) {
+                let rc = mosquitto_loop_write(handle, 1)
+                if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+            }
+            return mosquitto_loop_misc(handle)
+        }
+    }
+
+    /// Writes the packets queued by `publish(…, flush: false)` (and anything else queued) on the
+    /// calling thread. Over TLS this is left to the network thread; from inside a callback that
+    /// runs within a read or write, to the loop already running there. When the socket cannot take everything (or the write fails), the network thread is
+    /// woken to finish or to handle the loss.
+    public func flush() {
+        guard publishersWrite, let wakeup else { return }
+        guard socketOwner.load(ordering: .relaxed) != UInt(pthread_self()) else { return }
+        let finished = withSocketLock { alive -> Bool in
+            guard alive, mosquitto_socket(handle) >= 0, mosquitto_want_write(handle) else { return true }
+            let rc = mosquitto_loop_write(handle, 1)
+            return rc == MOSQ_ERR_SUCCESS.rawValue && !mosquitto_want_write(handle)
+        }
+        if !finished {
+            deferredWriteCount.add(1, ordering: .relaxed)
+            wakeup.wake()
+        }
     }
 
     /// Graceful, bounded shutdown: waits (at most ~70 % of `timeout`) until every QoS ≥ 1 publish is
@@ -469,6 +569,7 @@ public final class MQTTClient: Sendable {
         stopDeadline.store(deadline, ordering: .releasing)
         stopRequested.store(true, ordering: .releasing)
         signal.notifyAll()
+        wakeup?.wake()
 
         if let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) {
             if signal.wait(untilNanos: deadline, { threadExited.load(ordering: .acquiring) }) {
@@ -488,8 +589,11 @@ public final class MQTTClient: Sendable {
 
     // MARK: Publishing and subscribing
 
-    /// Publishes a message. Thread-safe; never blocks on the network (libmosquitto queues the packet
-    /// and wakes the network thread).
+    /// Publishes a message. Thread-safe; never waits for the network: over plain TCP the packet is
+    /// written to the (non-blocking) socket on the calling thread, and what the socket cannot take
+    /// now is finished by the network thread; over TLS libmosquitto queues it and wakes that thread.
+    /// `flush: false` only queues it: a caller publishing several messages in a row then calls
+    /// `flush()` once.
     ///
     /// QoS 0 while disconnected fails with `.notConnected` (nothing is queued). QoS ≥ 1 while
     /// disconnected is queued by libmosquitto **without bound** and resent after reconnect — callers
@@ -499,7 +603,8 @@ public final class MQTTClient: Sendable {
     /// - Returns: the message id (`mid`) later passed to `onPublishAcknowledged`.
     /// The corresponding C function is `mosquitto_publish`.
     @discardableResult
-    public func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool) throws(MQTTError) -> Int32 {
+    public func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
+                        flush flushNow: Bool = true) throws(MQTTError) -> Int32 {
         guard (0...2).contains(qos) else {
             publishFailureCount.add(1, ordering: .relaxed)
             throw MQTTError(.invalidOptions, context: context + " topic " + topic, detail: "QoS \(qos) must be 0, 1 or 2")
@@ -531,6 +636,7 @@ public final class MQTTClient: Sendable {
             throw e
         }
         publishedCount.add(1, ordering: .relaxed)
+        if flushNow { flush() }
         return mid
     }
 
@@ -570,6 +676,7 @@ public final class MQTTClient: Sendable {
             throw MQTTError(mosquittoCode: rc, context: context + " topic " + topic)
         }
         publishedCount.add(1, ordering: .relaxed)
+        flush()
         return mid
     }
 
@@ -599,6 +706,7 @@ public final class MQTTClient: Sendable {
             if rc == Int32.min { throw MQTTError(.notRunning, context: context + " topic " + topic, detail: "the client was disconnected") }
             throw MQTTError(mosquittoCode: rc, context: context + " topic " + topic)
         }
+        flush()
         return mid
     }
 
@@ -644,6 +752,7 @@ public final class MQTTClient: Sendable {
             return mosquitto_subscribe(handle, nil, pattern, Int32(qos))
         }
         if rc == Int32.min { throw MQTTError(.notRunning, context: context + " pattern " + pattern) }
+        flush()
         // NO_CONN: the connection dropped meanwhile; the subscription is renewed on reconnect.
         guard rc == MOSQ_ERR_SUCCESS.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
             throw MQTTError(mosquittoCode: rc, context: context + " pattern " + pattern)
@@ -664,7 +773,9 @@ public final class MQTTClient: Sendable {
             connectAttempts: connectAttemptCount.load(ordering: .relaxed),
             connections: connections,
             reconnects: max(0, connections - 1),
-            subscriptionsAcknowledged: subscribeAckCount.load(ordering: .relaxed))
+            subscriptionsAcknowledged: subscribeAckCount.load(ordering: .relaxed),
+            networkThreadWakeups: networkWakeupCount.load(ordering: .relaxed),
+            writesLeftToNetworkThread: deferredWriteCount.load(ordering: .relaxed))
     }
 
     /// Cuts the TCP connection without sending DISCONNECT, as a crash, power loss or cable pull would:

@@ -46,10 +46,18 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var reconnects: Int
     /// SUBACKs received (every subscription is renewed on each connection).
     public var subscriptionsAcknowledged: Int
+    /// Times the network thread woke from `poll(2)` (plain TCP): incoming packets, unfinished
+    /// writes, keepalive ticks. Publishing alone does not wake it.
+    public var networkThreadWakeups: Int
+    /// Writes a publishing thread could not finish (socket buffer full, or the write failed) and
+    /// left to the network thread.
+    public var writesLeftToNetworkThread: Int
 
     public init(published: Int = 0, publishFailures: Int = 0, acknowledged: Int = 0, outstanding: Int = 0,
                 received: Int = 0, connectAttempts: Int = 0, connections: Int = 0, reconnects: Int = 0,
-                subscriptionsAcknowledged: Int = 0) {
+                subscriptionsAcknowledged: Int = 0, networkThreadWakeups: Int = 0, writesLeftToNetworkThread: Int = 0) {
+        self.networkThreadWakeups = networkThreadWakeups
+        self.writesLeftToNetworkThread = writesLeftToNetworkThread
         self.published = published
         self.publishFailures = publishFailures
         self.acknowledged = acknowledged

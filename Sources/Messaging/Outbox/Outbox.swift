@@ -79,6 +79,11 @@ public final class Outbox: Sendable {
     private let pumpExited = Atomic<Bool>(false)
     /// Threads inside `drain(timeout:)`, which need a wake-up when the last message is acknowledged.
     private let drainWaiters = Atomic<Int>(0)
+    /// Producers waiting in `enqueue(…, waitForRoom: true)`, which need a wake-up when a send frees room.
+    private let roomWaiters = Atomic<Int>(0)
+    /// Whether a thread is inside `send()` (the pump, or a producer sending inline from `wake()`):
+    /// one sender at a time, since `inHand` holds one message.
+    private let sending = Atomic<Bool>(false)
     private let thread = Mutex<pthread_t?>(nil)
     /// Owned by the pump thread after `init` (and by `init` before the thread starts).
     nonisolated(unsafe) private var spool: EventSpool?
@@ -279,6 +284,8 @@ public final class Outbox: Sendable {
                         wake: Bool = true) {
         let bytes = Array(payload)
         if waitForRoom {
+            roomWaiters.add(1, ordering: .relaxed)
+            defer { roomWaiters.subtract(1, ordering: .relaxed) }
             let need = bytes.count + 256
             while !signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(100)), {
                 state.withLock { st in st.stopping || st.streamBytes + need <= settings.maximumStreamBytes || st.streamHead == st.streams.count }
@@ -305,9 +312,21 @@ public final class Outbox: Sendable {
         if wake { signal.notifyAll() }
     }
 
-    /// Wakes the pump to send what was queued with `enqueue(…, wake: false)`.
+    /// Sends what was queued with `enqueue(…, wake: false)`: on the calling thread when no other
+    /// thread is sending (the messages are handed to libmosquitto and written to the socket here,
+    /// without waking the pump — one thread wake-up less per burst), else by waking the pump.
+    /// Like the pump, it sends only while connected and within the in-flight window; it never
+    /// waits for the network (the socket is non-blocking) and never touches the spool.
     public func wake() {
-        signal.notifyAll()
+        guard sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            signal.notifyAll()
+            return
+        }
+        let sent = send()
+        sending.store(false, ordering: .releasing)
+        if sent && (drainWaiters.load(ordering: .relaxed) > 0 || roomWaiters.load(ordering: .relaxed) > 0) {
+            signal.notifyAll()
+        }
     }
 
     /// Queues an event that must not be lost: spooled, published with QoS 1 (not retained),
@@ -393,7 +412,12 @@ public final class Outbox: Sendable {
             signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(100))) { hasWork() || stopRequested.load(ordering: .acquiring) }
             persist()
             expireStreams()
-            if send() { signal.notifyAll() }
+            // A producer sending inline (`wake()`) sends whatever is queued: no need to wait for it.
+            if sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                let sent = send()
+                sending.store(false, ordering: .releasing)
+                if sent { signal.notifyAll() }
+            }
         }
         persist()
         spool?.syncIfDue()
@@ -482,10 +506,6 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Hands messages to libmosquitto while connected and the window has room. The lock is held
-    /// across `publish` so an `on_publish` for the new mid cannot be handled before it is recorded
-    /// (the callback waits for the lock; libmosquitto holds none of the locks `publish` needs while
-    /// calling it).
     @discardableResult
     /// Hands queued messages to libmosquitto while connected and the in-flight window has room.
     ///
@@ -499,10 +519,17 @@ public final class Outbox: Sendable {
     private func send() -> Bool {
         var refusal: String?
         var sent = false
+        // Packets are queued without writing and written once after the loop (one socket write
+        // per message, no lock round-trip per message), or before switching to another client.
+        var unflushed: MQTTClient?
+        defer { unflushed?.flush() }
         while let (item, client, epoch) = takeNextForSending() {
+            if let previous = unflushed, previous !== client { previous.flush() }
+            unflushed = client
             let result = item.payload.withUnsafeBytes { p -> Result<Int32, MQTTError> in
-                do throws(MQTTError) { return .success(try client.publish(topic: item.topic, payload: p, qos: item.qos, retain: item.retain)) }
-                catch { return .failure(error) }
+                do throws(MQTTError) {
+                    return .success(try client.publish(topic: item.topic, payload: p, qos: item.qos, retain: item.retain, flush: false))
+                } catch { return .failure(error) }
             }
             let stop = state.withLock { st -> Bool in
                 st.inHand = nil
