@@ -5,6 +5,7 @@ import Agent
 import EdgeMotion
 import Messaging
 import MotionCore
+import Sensors
 
 /// Per-stage costs of the per-sample path, single thread, in-process, on a recorded trial.
 struct StageBenchmarks {
@@ -32,6 +33,29 @@ struct StageBenchmarks {
                     i = end
                 }
             })
+            blackHole(checksum)
+        }
+
+        // The agent's default source when no IMU is configured: the simulator (walking, noise, all
+        // three sensors, exact kinematics). Not part of the agent's path on hardware, but part of
+        // every `edgemotion run` measured on the simulator (a peer reading recorded arrays skips it).
+        do {
+            let imu = SimulatedIMU(options: SimulatorOptions(scenario: .walking, realTime: false))
+            let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 64)
+            defer { buffer.deallocate() }
+            var checksum = 0.0
+            if (try? imu.start(requestedRate: 1000)) != nil {
+                results.append(measureStage("simulated IMU (walking, noise, 3 sensors) @ 1 kHz", key: "simulator", items: n,
+                                            repeats: repeats) {
+                    var produced = 0
+                    while produced < n {
+                        guard case .samples(let k)? = try? imu.read(into: buffer, timeout: .seconds(1)) else { break }
+                        checksum += buffer[0].specificForce.z
+                        produced += k
+                    }
+                })
+                imu.stop()
+            }
             blackHole(checksum)
         }
 

@@ -1,5 +1,6 @@
 import Testing
 import Synchronization
+import Foundation
 import MotionCore
 import Sensors
 @testable import EdgeMotion
@@ -12,8 +13,15 @@ final class RecordingOutput: PipelineOutput, @unchecked Sendable {
     var intervals: [SensorStream: Double] = [:]
     var statusChanges: [Bool] = []  // true = failure, false = recovered
     var end: PipelineEnd?
+    /// The name of the thread that delivered the first batch.
+    var deliveringThread: String?
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
+        if lock.withLock({ _ in deliveringThread == nil }) {
+            let text = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            lock.withLock { _ in deliveringThread = text }
+        }
         var copy: [IMUSample] = []
         for i in samples.indices { copy.append(samples[i]) }
         lock.withLock { _ in batches[stream, default: []].append(copy); intervals[stream] = interval }
@@ -29,7 +37,10 @@ final class RecordingOutput: PipelineOutput, @unchecked Sendable {
 
 @Suite("MotionPipeline")
 struct MotionPipelineTests {
-    func run(_ source: ScriptedSource, _ configuration: PipelineConfiguration) throws -> RecordingOutput {
+    func run(_ source: ScriptedSource, _ configuration: PipelineConfiguration,
+             on thread: ProcessingThread = .separate) throws -> RecordingOutput {
+        var configuration = configuration
+        configuration.processingThread = thread
         let output = RecordingOutput()
         let pipeline = MotionPipeline(source: source, configuration: configuration, outputs: [output])
         try pipeline.start()
@@ -38,7 +49,8 @@ struct MotionPipelineTests {
         return output
     }
 
-    @Test func decimatesEachStreamToItsRateAndBatchesByPublishRate() throws {
+    @Test(arguments: ProcessingThread.allCases)
+    func decimatesEachStreamToItsRateAndBatchesByPublishRate(on thread: ProcessingThread) throws {
         let source = ScriptedSource(count: 2000, rate: 200)
         let config = PipelineConfiguration(
             requestedRate: 200,
@@ -46,7 +58,7 @@ struct MotionPipelineTests {
             gyroscope: StreamSchedule(rate: 200, publishRate: 20),
             magnetometer: StreamSchedule(rate: 50, publishRate: 5),
             motion: StreamSchedule(rate: 25, publishRate: 5))
-        let out = try run(source, config)
+        let out = try run(source, config, on: thread)
         let acc = out.batches[.accelerometer] ?? []
         #expect(acc.count == 100)                     // 1000 kept samples in batches of 10
         #expect(acc.allSatisfy { $0.count == 10 })
@@ -70,10 +82,11 @@ struct MotionPipelineTests {
         #expect(report.streams[.accelerometer]?.batchSize == 10)
     }
 
-    @Test func partialBatchesAreFlushedAtTheEnd() throws {
+    @Test(arguments: ProcessingThread.allCases)
+    func partialBatchesAreFlushedAtTheEnd(on thread: ProcessingThread) throws {
         let source = ScriptedSource(count: 105, rate: 100)
         let config = PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10))
-        let out = try run(source, config)
+        let out = try run(source, config, on: thread)
         let acc = out.batches[.accelerometer] ?? []
         #expect(acc.flatMap { $0 }.count == 105)
         #expect(acc.last?.count == 5)
@@ -87,17 +100,21 @@ struct MotionPipelineTests {
         #expect(out.motion.first?.first?.heading == -1)
     }
 
-    @Test func aFailingSourceIsReportedRetriedAndRecovers() throws {
+    @Test(arguments: ProcessingThread.allCases)
+    func aFailingSourceIsReportedRetriedAndRecovers(on thread: ProcessingThread) throws {
         let source = ScriptedSource(count: 400, rate: 100, failAt: 200)
-        let out = try run(source, PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10)))
+        let out = try run(source, PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10)),
+                          on: thread)
         #expect(out.statusChanges == [true, false])
         #expect(source.starts.load(ordering: .relaxed) == 2)
         #expect((out.batches[.accelerometer] ?? []).flatMap { $0 }.count == 400)
     }
 
-    @Test func aSourceThatStaysAwayIsReopenedUntilItWorksAndNoSampleIsLost() throws {
+    @Test(arguments: ProcessingThread.allCases)
+    func aSourceThatStaysAwayIsReopenedUntilItWorksAndNoSampleIsLost(on thread: ProcessingThread) throws {
         let source = ScriptedSource(count: 300, rate: 100, failAt: 100, failedStarts: 3)
         var config = PipelineConfiguration(requestedRate: 100, accelerometer: StreamSchedule(rate: 100, publishRate: 10))
+        config.processingThread = thread
         config.sourceRetryMaximumSeconds = 0.1     // the cap wins: each attempt waits 0.1 s
         let output = RecordingOutput()
         let pipeline = MotionPipeline(source: source, configuration: config, outputs: [output])
@@ -113,6 +130,34 @@ struct MotionPipelineTests {
         #expect(stats.sourceErrors == 4)            // the read failure and three refused starts
         let seqs = (output.batches[.accelerometer] ?? []).flatMap { $0 }.map(\.sequence)
         #expect(seqs == (0..<300).map(UInt64.init))
+    }
+
+    @Test(arguments: ProcessingThread.allCases)
+    func outputsRunOnTheConfiguredThread(_ thread: ProcessingThread) throws {
+        let source = ScriptedSource(count: 200, rate: 100)
+        let out = try run(source, PipelineConfiguration(requestedRate: 100), on: thread)
+        #expect(out.deliveringThread == (thread == .acquisition ? "em-acquire" : "em-process"))
+        #expect((out.batches[.accelerometer] ?? []).flatMap { $0 }.count == 200)
+    }
+
+    @Test(arguments: ProcessingThread.allCases)
+    func aConsumerAddedWhileRunningGetsSamplesAndTheEnd(on thread: ProcessingThread) throws {
+        // 600 samples at 200 Hz, read 64 at a time every 40 ms: about 0.4 s of running.
+        let source = ScriptedSource(count: 600, rate: 200, readDelayMicroseconds: 40_000)
+        var config = PipelineConfiguration(requestedRate: 200)
+        config.processingThread = thread
+        let pipeline = MotionPipeline(source: source, configuration: config, outputs: [])
+        try pipeline.start()
+        usleep(100_000)
+        let consumer = RecordingOutput()
+        pipeline.addConsumer(consumer, schedule: .only(.accelerometer, StreamSchedule(rate: 200, publishRate: 20)))
+        #expect(pipeline.waitUntilEnded(timeout: .seconds(20)))
+        pipeline.stop()
+        let seqs = (consumer.batches[.accelerometer] ?? []).flatMap { $0 }.map(\.sequence)
+        #expect(!seqs.isEmpty)
+        #expect(seqs.last == 599)
+        #expect(seqs == Array(seqs.first!...599))     // from its first sample on, none missed
+        #expect(consumer.end == .endOfStream)
     }
 
     @Test func theRetryBackoffDoublesFromHalfASecondUpToItsCapAndResets() {

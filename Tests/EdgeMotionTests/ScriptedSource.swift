@@ -1,4 +1,7 @@
 import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import Sensors
 import Synchronization
 
@@ -12,12 +15,16 @@ final class ScriptedSource: IMUSource, @unchecked Sendable {
     let rate: Double
     let failAt: Int?
     let failedStarts: Int
+    /// Sleep per read, µs: 0 = as fast as possible; otherwise a source that paces itself.
+    let readDelayMicroseconds: UInt32
     private var refusedStarts = 0
     private var produced = 0
     private var failed = false
     let starts = Atomic<Int>(0)
 
-    init(count: Int, rate: Double, sensors: IMUSample.Contents = .all, failAt: Int? = nil, failedStarts: Int = 0) {
+    init(count: Int, rate: Double, sensors: IMUSample.Contents = .all, failAt: Int? = nil, failedStarts: Int = 0,
+         readDelayMicroseconds: UInt32 = 0) {
+        self.readDelayMicroseconds = readDelayMicroseconds
         self.count = count
         self.rate = rate
         self.failAt = failAt
@@ -40,6 +47,7 @@ final class ScriptedSource: IMUSource, @unchecked Sendable {
             throw SensorError(.io, subject: "scripted", detail: "injected failure")
         }
         guard produced < count else { return .endOfStream }
+        if readDelayMicroseconds > 0 { usleep(readDelayMicroseconds) }
         var n = 0
         while n < buffer.count, produced < count {
             if let f = failAt, !failed, produced >= f { break }

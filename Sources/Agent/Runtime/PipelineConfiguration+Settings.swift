@@ -8,6 +8,18 @@ extension StreamSchedule {
     }
 }
 
+extension ProcessSettings {
+    /// `pipeline_threads` resolved: auto (0) keeps processing off the acquisition thread only
+    /// when the recorder (the one output that writes to disk on that thread) is on.
+    func processingThread(recorderEnabled: Bool) -> ProcessingThread {
+        switch pipelineThreads {
+        case 1: .acquisition
+        case 2: .separate
+        default: recorderEnabled ? .separate : .acquisition
+        }
+    }
+}
+
 extension PipelineConfiguration {
     /// The pipeline configuration the agent's config file describes.
     init(_ c: AgentConfiguration) {
@@ -22,6 +34,7 @@ extension PipelineConfiguration {
             declination: FusionSetup.declination(c.fusion))
         learnsGyroBias = c.fusion.gyroBiasLearning
         sourceRetryMaximumSeconds = c.source.retryMaxSeconds
+        processingThread = c.process.processingThread(recorderEnabled: c.recorder.enabled)
         if c.source.kind == .simulator {
             // One read takes a whole simulated FIFO burst.
             readBatchSize = max(readBatchSize, c.source.simulator.effectiveBurst(sourceRate: c.source.rate, streams: c.streams))

@@ -23,6 +23,9 @@ public struct PipelineStartReport: Sendable, Hashable {
 ///
 /// It knows nothing of MQTT. The acquisition thread never allocates, logs or blocks on anything
 /// but the source; the processing thread does no allocation per sample in steady state.
+/// With `configuration.processingThread == .acquisition` there is one thread: it drains the ring
+/// and runs the outputs right after each read (one wake-up per burst instead of two), so a
+/// stalled output delays the next read instead of filling the ring.
 public final class MotionPipeline: Sendable {
     public let source: any IMUSource
     public let configuration: PipelineConfiguration
@@ -88,13 +91,9 @@ public final class MotionPipeline: Sendable {
 
         switch configuration.filter {
         case .default:
-            startProcessing(RobustAttitudeFilter.self, report: report)
+            startThreads(RobustAttitudeFilter.self, report: report)
         case .complementary:
-            startProcessing(ComplementaryFilter.self, report: report)
-        }
-        acquisitionThread.start { [self] in
-            if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
-            acquisitionLoop(lossless: sourceConfiguration.lossless, rate: rate)
+            startThreads(ComplementaryFilter.self, report: report)
         }
         return report
     }
@@ -183,7 +182,10 @@ public final class MotionPipeline: Sendable {
 
     // MARK: Acquisition thread
 
-    private func acquisitionLoop(lossless: Bool, rate: Double) {
+    /// Reads the source until stopped or the recording ends. `samplesArrived` runs after every
+    /// ring push, timeout and state change: it rings the processing thread's doorbell, or — with
+    /// one thread — processes what is in the ring right here (`inline`).
+    private func acquisitionLoop(lossless: Bool, inline: Bool, samplesArrived: () -> Void) {
         let capacity = max(1, configuration.readBatchSize)
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
@@ -195,11 +197,12 @@ public final class MotionPipeline: Sendable {
                 // attempt doubles the wait (capped). The processing thread logs each attempt.
                 let delay = backoff.next()
                 retryState.withLock { $0.nextDelaySeconds = delay }
-                doorbell.signal()
+                samplesArrived()
                 var waited = 0.0
                 while waited < delay, running.load(ordering: .acquiring) {
                     usleep(UInt32(min(0.05, delay - waited) * 1e6))
                     waited += 0.05
+                    if inline { samplesArrived() }
                 }
                 guard running.load(ordering: .acquiring) else { break }
                 counters.sourceRetries.wrappingAdd(1, ordering: .relaxed)
@@ -212,7 +215,7 @@ public final class MotionPipeline: Sendable {
                     retryState.withLock { $0.attempt = backoff.attempts; $0.error = error; $0.nextDelaySeconds = backoff.current }
                     source.stop()
                 }
-                doorbell.signal()
+                samplesArrived()
                 continue
             }
             do {
@@ -231,16 +234,17 @@ public final class MotionPipeline: Sendable {
                             done += pushed
                             if done < n {
                                 guard running.load(ordering: .relaxed) else { break loop }
-                                doorbell.signal()
-                                usleep(200)
+                                samplesArrived()
+                                if !inline { usleep(200) }
                             }
                         }
                     } else {
                         ring.push(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
                     }
                     counters.acquired.wrappingAdd(UInt64(n), ordering: .relaxed)
-                    doorbell.signal()
+                    samplesArrived()
                 case .timeout:
+                    if inline { samplesArrived() }   // consumer changes and health reports still run
                     continue
                 case .endOfStream:
                     reachedEndOfStream.store(true, ordering: .releasing)
@@ -257,54 +261,80 @@ public final class MotionPipeline: Sendable {
                 }
                 source.stop()
                 needsStart = true
-                doorbell.signal()
+                samplesArrived()
             }
         }
         source.stop()
         acquisitionFinished.store(true, ordering: .releasing)
-        doorbell.signal()
+        samplesArrived()
     }
 
     // MARK: Processing thread
 
-    private func startProcessing<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) {
-        processingThread.start { [self] in
-            var processor = MotionProcessor<F>(
+    private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) {
+        let lossless = report.sourceConfiguration.lossless
+        let makeProcessor: @Sendable () -> MotionProcessor<F> = { [configuration] in
+            MotionProcessor<F>(
                 configuration: configuration, sourceRate: report.sourceConfiguration.rate,
                 schedules: report.streams, motionSchedule: report.motion, sensors: report.source.sensors)
-            processingLoop(&processor)
+        }
+        switch configuration.processingThread {
+        case .separate:
+            processingThread.start { [self] in
+                var processor = makeProcessor()
+                var progress = ProcessingProgress()
+                while true {
+                    _ = doorbell.wait(timeout: .now() + .milliseconds(100))
+                    processPending(&processor, &progress)
+                    if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
+                }
+                finishProcessing(&processor, &progress)
+            }
+            acquisitionThread.start { [self] in
+                if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
+                acquisitionLoop(lossless: lossless, inline: false) { doorbell.signal() }
+            }
+        case .acquisition:
+            acquisitionThread.start { [self] in
+                var processor = makeProcessor()
+                var progress = ProcessingProgress()
+                if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
+                acquisitionLoop(lossless: lossless, inline: true) { processPending(&processor, &progress) }
+                processPending(&processor, &progress)
+                finishProcessing(&processor, &progress)
+            }
         }
     }
 
-    private func processingLoop<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>) {
+    /// One turn of processing: consumer changes, source health, then every sample in the ring
+    /// through the processor and the outputs (one `pipelineDidProcessBurst` per turn).
+    private func processPending<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>, _ progress: inout ProcessingProgress) {
         let outputs = self.outputs
-        var seenGeneration: UInt64 = 0
-        var loggedAttempt = 0
-        var failedAt: UInt64 = 0
-        while true {
-            _ = doorbell.wait(timeout: .now() + .milliseconds(100))
-            if let changes = mailbox.take(seen: &seenGeneration) { processor.apply(changes) }
-            reportSourceHealth(processor.consumers, loggedAttempt: &loggedAttempt, failedAt: &failedAt)
-            let depth = ring.count
-            if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
-                counters.maximumRingDepth.store(depth, ordering: .relaxed)
-            }
-            var last: UInt64 = 0
-            let n = ring.drain { sample in
-                processor.process(sample, outputs: outputs)
-                last = sample.timestampNanos
-            }
-            if n > 0 {
-                for o in outputs { o.pipelineDidProcessBurst() }
-                for c in processor.consumers { c.output.pipelineDidProcessBurst() }
-                counters.processed.wrappingAdd(UInt64(n), ordering: .relaxed)
-                counters.lastSampleNanos.store(last, ordering: .relaxed)
-                counters.sequenceGaps.store(processor.gaps, ordering: .relaxed)
-            }
-            if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
+        if let changes = mailbox.take(seen: &progress.seenGeneration) { processor.apply(changes) }
+        reportSourceHealth(processor.consumers, loggedAttempt: &progress.loggedAttempt, failedAt: &progress.failedAt)
+        let depth = ring.count
+        if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
+            counters.maximumRingDepth.store(depth, ordering: .relaxed)
         }
+        var last: UInt64 = 0
+        let n = ring.drain { sample in
+            processor.process(sample, outputs: outputs)
+            last = sample.timestampNanos
+        }
+        if n > 0 {
+            for o in outputs { o.pipelineDidProcessBurst() }
+            for c in processor.consumers { c.output.pipelineDidProcessBurst() }
+            counters.processed.wrappingAdd(UInt64(n), ordering: .relaxed)
+            counters.lastSampleNanos.store(last, ordering: .relaxed)
+            counters.sequenceGaps.store(processor.gaps, ordering: .relaxed)
+        }
+    }
+
+    /// After acquisition ended and the ring is empty: flush partial batches and tell every output.
+    private func finishProcessing<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>, _ progress: inout ProcessingProgress) {
+        let outputs = self.outputs
         // A recovery (or failure) acquisition recorded after the last wake-up is still reported.
-        reportSourceHealth(processor.consumers, loggedAttempt: &loggedAttempt, failedAt: &failedAt)
+        reportSourceHealth(processor.consumers, loggedAttempt: &progress.loggedAttempt, failedAt: &progress.failedAt)
         let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
         endReason.withLock { $0 = reason }
         processor.apply(mailbox.close())
@@ -362,6 +392,16 @@ public final class MotionPipeline: Sendable {
             break
         }
     }
+}
+
+/// What the processing side remembers between turns.
+struct ProcessingProgress {
+    /// The consumer mailbox generation last applied.
+    var seenGeneration: UInt64 = 0
+    /// The re-open attempt last logged.
+    var loggedAttempt = 0
+    /// Monotonic ns when the current source failure was first reported (0: none).
+    var failedAt: UInt64 = 0
 }
 
 /// The newest attempt to re-open a failed source.

@@ -9,6 +9,18 @@ public enum AttitudeFilterKind: String, Sendable, CaseIterable, Hashable {
     case complementary
 }
 
+/// Which thread runs processing: fusion, decimation, batching and the outputs (publishing,
+/// recording, runtime consumers).
+public enum ProcessingThread: String, Sendable, CaseIterable, Hashable {
+    /// Its own thread, fed through the ring: acquisition never waits for processing, publishing
+    /// or a slow disk, and the ring rides out stalls of `ringCapacity` samples.
+    case separate
+    /// The acquisition thread, right after each read: one thread wake-up per burst instead of
+    /// two (less CPU, less latency), but a stalled output delays the next read — fine with a FIFO
+    /// or when no output writes to a slow disk.
+    case acquisition
+}
+
 /// Everything the pipeline needs to know besides its source and outputs.
 public struct PipelineConfiguration: Sendable, Hashable {
     /// Output data rate asked of the source, Hz. The source may run a different one; the
@@ -35,6 +47,8 @@ public struct PipelineConfiguration: Sendable, Hashable {
     /// Longest wait between attempts to re-open a failed source, seconds (the first waits 0.5 s,
     /// each failed attempt doubles it up to this cap).
     public var sourceRetryMaximumSeconds = 10.0
+    /// Which thread runs processing and the outputs.
+    public var processingThread: ProcessingThread = .separate
 
     public init(
         requestedRate: Double,

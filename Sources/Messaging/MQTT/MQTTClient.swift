@@ -240,15 +240,27 @@ public final class MQTTClient: Sendable {
             client.subscribeAckCount.add(1, ordering: .relaxed)
             client.signal.notifyAll()
         }
-        mosquitto_log_callback_set(handle) { _, userdata, level, text in
-            guard let userdata, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
-            let message = String(cString: text)
-            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
-        }
+        setLibraryLogging(true)
         // The v5 callback also fires for MQTT 3.1.1 connections, with no properties.
         mosquitto_message_v5_callback_set(handle) { _, userdata, message, props in
             guard let userdata, let message else { return }
             Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().handleMessage(message.pointee, props)
+        }
+    }
+
+    /// Installs or removes libmosquitto's log callback. With one installed, libmosquitto formats
+    /// every log line (debug included: `vsnprintf` and a `malloc` per packet written), while we keep
+    /// only errors and warnings for a failure's detail. Over plain TCP it is therefore on only
+    /// while connecting (where those details come from); over TLS always (OpenSSL's words).
+    private func setLibraryLogging(_ on: Bool) {
+        guard on else {
+            mosquitto_log_callback_set(handle, nil)
+            return
+        }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard let userdata, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
+            let message = String(cString: text)
+            Unmanaged<MQTTClient>.fromOpaque(userdata).takeUnretainedValue().lastLibraryMessage.withLock { $0 = message }
         }
     }
 
@@ -265,6 +277,7 @@ public final class MQTTClient: Sendable {
         }
         let n = connectionCount.add(1, ordering: .relaxed).newValue
         connectedFlag.store(true, ordering: .releasing)
+        if publishersWrite { setLibraryLogging(false) }
         // Clean sessions forget subscriptions: renew them on every connection.
         let subs = handleState.withLock { $0.subscriptions }
         for s in subs {
@@ -380,6 +393,7 @@ public final class MQTTClient: Sendable {
             connectAttemptCount.add(1, ordering: .relaxed)
             refusalCode.store(-1, ordering: .relaxed)
             lastLibraryMessage.withLock { $0 = nil }
+            if publishersWrite { setLibraryLogging(true) }
             emit(.connecting(attempt: backoff.failures + 1))
             if options.tls?.insecure == true {
                 logger.warning("connecting with TLS hostname verification DISABLED", ["broker": context])
@@ -531,20 +545,36 @@ public final class MQTTClient: Sendable {
 
     /// Writes the packets queued by `publish(…, flush: false)` (and anything else queued) on the
     /// calling thread. Over TLS this is left to the network thread; from inside a callback that
-    /// runs within a read or write, to the loop already running there. When the socket cannot take everything (or the write fails), the network thread is
-    /// woken to finish or to handle the loss.
-    public func flush() {
+    /// runs within a read or write, to the loop already running there. When the socket cannot
+    /// take everything (or the write fails), the network thread is woken to finish or to handle
+    /// the loss.
+    ///
+    /// `coalescing: true` (several packets queued) corks the socket (`TCP_CORK`) around the
+    /// writes, so they leave as one TCP segment: one trip through the network stack and one
+    /// wake-up of the broker per burst instead of one per message (on loopback, each send also
+    /// runs the receiver's side of the stack on this thread).
+    public func flush(coalescing: Bool = false) {
         guard publishersWrite, let wakeup else { return }
         guard socketOwner.load(ordering: .relaxed) != UInt(pthread_self()) else { return }
         let finished = withSocketLock { alive -> Bool in
-            guard alive, mosquitto_socket(handle) >= 0, mosquitto_want_write(handle) else { return true }
+            let fd = mosquitto_socket(handle)
+            guard alive, fd >= 0, mosquitto_want_write(handle) else { return true }
+            if coalescing { Self.setCork(fd, true) }
             let rc = mosquitto_loop_write(handle, 1)
+            // The write may have failed and closed the socket: uncork only the one still open.
+            if coalescing, mosquitto_socket(handle) == fd { Self.setCork(fd, false) }
             return rc == MOSQ_ERR_SUCCESS.rawValue && !mosquitto_want_write(handle)
         }
         if !finished {
             deferredWriteCount.add(1, ordering: .relaxed)
             wakeup.wake()
         }
+    }
+
+    /// `TCP_CORK` on or off (off sends what is held at once).
+    private static func setCork(_ fd: Int32, _ on: Bool) {
+        var value: Int32 = on ? 1 : 0
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), 3 /* TCP_CORK */, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Graceful, bounded shutdown: waits (at most ~70 % of `timeout`) until every QoS ≥ 1 publish is

@@ -522,10 +522,12 @@ public final class Outbox: Sendable {
         // Packets are queued without writing and written once after the loop (one socket write
         // per message, no lock round-trip per message), or before switching to another client.
         var unflushed: MQTTClient?
-        defer { unflushed?.flush() }
+        var queued = 0
+        defer { unflushed?.flush(coalescing: queued > 1) }
         while let (item, client, epoch) = takeNextForSending() {
-            if let previous = unflushed, previous !== client { previous.flush() }
+            if let previous = unflushed, previous !== client { previous.flush(coalescing: queued > 1); queued = 0 }
             unflushed = client
+            queued += 1
             let result = item.payload.withUnsafeBytes { p -> Result<Int32, MQTTError> in
                 do throws(MQTTError) {
                     return .success(try client.publish(topic: item.topic, payload: p, qos: item.qos, retain: item.retain, flush: false))

@@ -40,7 +40,7 @@ extension ControlSettings {
 }
 
 extension ProcessSettings {
-    static let keys = ["stop_timeout_s", "stats_interval_s"]
+    static let keys = ["stop_timeout_s", "stats_interval_s", "pipeline_threads"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -48,6 +48,7 @@ extension ProcessSettings {
                                            allowed: "0.5 ≤ stop_timeout_s ≤ 300") { $0 >= 0.5 && $0 <= 300 }
         statsIntervalSeconds = reader.double(section, "stats_interval_s", default: statsIntervalSeconds, unit: "s",
                                              allowed: "0.5 ≤ stats_interval_s ≤ 3600") { $0 >= 0.5 && $0 <= 3600 }
+        pipelineThreads = reader.integer(section, "pipeline_threads", default: pipelineThreads, unit: "threads", oneOf: [0, 1, 2])
     }
 }
 
