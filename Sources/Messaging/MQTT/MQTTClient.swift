@@ -15,7 +15,7 @@ import Synchronization
 /// Why our own thread instead of `mosquitto_loop_start`: libmosquitto 2.0.11's `loop_forever` (and so
 /// the `loop_start` thread) returns for good on "fatal" errors (NOMEM, PROTOCOL, TLS, AUTH, EAI, …),
 /// after which every publish fails with `MOSQ_ERR_NO_CONN` silently; its built-in backoff is quadratic
-/// and unjittered. Our thread runs `mosquitto_loop` and treats *any* error as "back off with full
+/// and unjittered. Our thread runs the loop itself and treats *any* error as "back off with full
 /// jitter, then `mosquitto_connect_async` again".
 ///
 /// Who writes to the socket: over plain TCP the thread that publishes writes its packets itself
@@ -557,8 +557,9 @@ public final class MQTTClient: Sendable {
         guard publishersWrite, let wakeup else { return }
         guard socketOwner.load(ordering: .relaxed) != UInt(pthread_self()) else { return }
         let finished = withSocketLock { alive -> Bool in
+            guard alive else { return true }   // the handle is destroyed: nothing to write
             let fd = mosquitto_socket(handle)
-            guard alive, fd >= 0, mosquitto_want_write(handle) else { return true }
+            guard fd >= 0, mosquitto_want_write(handle) else { return true }
             if coalescing { Self.setCork(fd, true) }
             let rc = mosquitto_loop_write(handle, 1)
             // The write may have failed and closed the socket: uncork only the one still open.

@@ -412,11 +412,14 @@ public final class Outbox: Sendable {
             signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(100))) { hasWork() || stopRequested.load(ordering: .acquiring) }
             persist()
             expireStreams()
-            // A producer sending inline (`wake()`) sends whatever is queued: no need to wait for it.
             if sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
                 let sent = send()
                 sending.store(false, ordering: .releasing)
                 if sent { signal.notifyAll() }
+            } else {
+                // A producer is sending inline (`wake()`) and takes whatever is queued; look again
+                // in a moment instead of spinning on `hasWork()` while it does.
+                _ = signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(1))) { stopRequested.load(ordering: .acquiring) }
             }
         }
         persist()
