@@ -1,7 +1,9 @@
 /* The floor under any MQTT agent on this machine: wake once per burst on CLOCK_MONOTONIC and
- * publish pre-encoded payloads of the agent's sizes (QoS 0, written on this thread, the burst's
- * messages corked into one TCP segment) — no sensor, no fusion, no encoding. Prints its CPU time
- * per wake-up in microseconds.
+ * publish payloads of the agent's sizes (QoS 0, written on this thread, the burst's messages
+ * corked into one TCP segment) — no sensor, no fusion, no encoding beyond a header. Prints its CPU
+ * time per wake-up in microseconds. Each payload starts like the agent's batches
+ * (`{"seq":…,"n":1,"t0_mono_ns":<the wake-up's deadline>,"dt_us":[0],…`), so the bench's latency
+ * subscriber measures this loop's deadline → arrival latency as it does the agent's.
  * Used by scripts/bench-peers; usage:
  *   publish-floor <host> <port> <topic-prefix> <wake-ups-per-second> <seconds> <payload-bytes>...
  * Build: cc -O2 -o publish-floor publish-floor.c -lmosquitto */
@@ -29,8 +31,8 @@ int main(int argc, char **argv) {
     int *sizes = calloc(n, sizeof *sizes);
     for (int i = 0; i < n; i++) {
         sizes[i] = atoi(argv[6 + i]);
-        payloads[i] = malloc(sizes[i]);
-        memset(payloads[i], '7', sizes[i]);
+        if (sizes[i] < 96) sizes[i] = 96;
+        payloads[i] = malloc(sizes[i] + 1);
         topics[i] = malloc(strlen(argv[3]) + 16);
         sprintf(topics[i], "%s/%d", argv[3], i);
     }
@@ -52,8 +54,14 @@ int main(int argc, char **argv) {
         next.tv_nsec += period;
         while (next.tv_nsec >= 1000000000L) { next.tv_nsec -= 1000000000L; next.tv_sec++; }
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        unsigned long long t0 = (unsigned long long)next.tv_sec * 1000000000ULL + (unsigned long long)next.tv_nsec;
         setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
-        for (int i = 0; i < n; i++) mosquitto_publish(m, NULL, topics[i], sizes[i], payloads[i], 0, false);
+        for (int i = 0; i < n; i++) {
+            int h = snprintf(payloads[i], sizes[i], "{\"seq\":%d,\"n\":1,\"t0_mono_ns\":%llu,\"dt_us\":[0],\"pad\":\"", w, t0);
+            memset(payloads[i] + h, '7', sizes[i] - h - 2);
+            memcpy(payloads[i] + sizes[i] - 2, "\"}", 2);
+            mosquitto_publish(m, NULL, topics[i], sizes[i], payloads[i], 0, false);
+        }
         setsockopt(fd, IPPROTO_TCP, TCP_CORK, &off, sizeof off);
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
