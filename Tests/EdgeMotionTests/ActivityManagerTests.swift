@@ -49,7 +49,7 @@ final class FiniteSimulation: IMUSource, @unchecked Sendable {
 
 private let wide = (from: Date().timeIntervalSince1970 - 3600, to: Date().timeIntervalSince1970 + 7200)
 
-@Suite("MotionActivityManager and PedometerManager")
+@Suite("MotionActivityManager and PedometerManager", .timeLimit(.minutes(1)))
 struct ActivityManagerTests {
     @Test func withoutAnAccelerometerNothingIsAvailableAndQueriesSaySo() async {
         let service = MotionService(source: GatedSource(sensors: .gyroscope))
