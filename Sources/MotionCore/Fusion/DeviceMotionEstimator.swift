@@ -136,8 +136,10 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
             magneticDisturbance: out.magneticDisturbance)
     }
 
-    /// ENU → NWU (x north, y west, z up): a +90° turn about z.
-    @inlinable public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) }
+    /// ENU → NWU (x north, y west, z up): a −90° turn about z. East (1,0,0) in ENU is (0,−1,0) in
+    /// NWU (minus west) and north (0,1,0) is (1,0,0), so a device lying flat with its x axis to
+    /// north (+90° about z in ENU) has the identity attitude in NWU.
+    @inlinable public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: -(0.5.squareRoot())) }
 
     /// Heading in degrees, 0–360 clockwise from north seen from above, of the device's y axis
     /// (its "top"), for a sensor → ENU attitude.
