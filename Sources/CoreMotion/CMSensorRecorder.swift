@@ -34,9 +34,17 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
     private var writer: FileSensorRecorder?
     private var epoch: UInt64 = 0
     let store: RecordingStore
+    let service: MotionService?
 
-    public override init() {
-        store = RecordingStore(directory: Self.directory(ProcessInfo.processInfo.environment),
+    public override convenience init() {
+        self.init(service: SystemMotion.service, directory: Self.directory(ProcessInfo.processInfo.environment))
+    }
+
+    /// A recorder of `service` keeping its files in `directory` (tests; the public `init()` uses
+    /// the system source and the documented directory).
+    init(service: MotionService?, directory: String) {
+        self.service = service
+        store = RecordingStore(directory: directory,
                                limits: RecordingLimits(maximumFileSeconds: 3600, maximumAgeSeconds: Self.retentionSeconds))
         super.init()
         _ = store.enforceLimits(nowUTCNanos: Int64(Date().timeIntervalSince1970 * 1e9))
@@ -58,7 +66,7 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
     /// Records the accelerometer from now for `duration` seconds (at most 12 hours), replacing
     /// the end of a running recording. Does nothing without an accelerometer.
     open func recordAccelerometer(forDuration duration: TimeInterval) {
-        guard let service = SystemMotion.service, Self.isAccelerometerRecordingAvailable(), duration > 0 else { return }
+        guard let service, service.capabilities.sensors.contains(.accelerometer), duration > 0 else { return }
         let seconds = min(duration, 12 * 3600)
         lock.lock()
         epoch &+= 1
@@ -88,7 +96,7 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
         consumer = nil
         writer = nil
         lock.unlock()
-        SystemMotion.service?.removeConsumer(id)
+        service?.removeConsumer(id)
         // The pipeline stops calling it once removed (between drains); then close the file so the
         // last block is on disk.
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { recorder.pipeline(didEnd: .stopped) }

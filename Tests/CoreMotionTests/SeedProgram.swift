@@ -25,22 +25,19 @@ struct SeedProgram {
         env.removeValue(forKey: "EDGEMOTION_SOURCE")
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe()
+        let outPath = NSTemporaryDirectory() + "seed-\(name)-\(UUID().uuidString).out"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
-        var data = Data()
-        let reader = DispatchQueue(label: "seed.reader")
-        let done = DispatchSemaphore(value: 0)
-        reader.async {
-            data = out.fileHandleForReading.readDataToEndOfFile()
-            done.signal()
-        }
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        done.wait()
+        try out.close()
+        let data = FileManager.default.contents(atPath: outPath) ?? Data()
         return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 }

@@ -8,28 +8,20 @@ import EdgeMotion
 /// whose newest sample is older than 3 days are gone when a recorder starts.
 @Suite("CMSensorRecorder on disk", .serialized)
 struct SensorRecorderPersistenceTests {
-    /// The in-process system source: the stationary simulator (set before its first use).
-    static let directory: String = {
-        setenv("EDGEMOTION_SOURCE", "simulator:stationary", 0)
-        let d = NSTemporaryDirectory() + "coremotion-recorder-\(UUID().uuidString)"
-        setenv("EDGEMOTION_SENSOR_RECORDER_DIRECTORY", d, 1)
-        return d
-    }()
+    let directory = NSTemporaryDirectory() + "coremotion-recorder-\(UUID().uuidString)"
+    /// The stationary simulator, in real time (roll 10°, pitch −5°).
+    let service = MotionService(source: SimulatedIMU(options: SimulatorOptions(scenario: .stationary)))
 
     @Test("A new recorder (next launch) reads what an earlier one recorded, at 50 Hz, at rest −0.98 g on z")
     func samplesSurviveTheRecorder() async throws {
-        _ = Self.directory
-        guard SystemMotion.service != nil else {
-            Issue.record("EDGEMOTION_SOURCE was set by another test first: \(SystemMotion.shared.summary)")
-            return
-        }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let start = Date()
         do {
-            let first = CMSensorRecorder()
+            let first = CMSensorRecorder(service: service, directory: directory)
             first.recordAccelerometer(forDuration: 3)
             try await Task.sleep(for: .seconds(4.5))   // 3 s recorded, then the file is closed
         }
-        let next = CMSensorRecorder()
+        let next = CMSensorRecorder(service: nil, directory: directory)   // no source: only the files
         let list = try #require(next.accelerometerData(from: start, to: Date()))
         var items: [CMRecordedAccelerometerData] = []
         for case let item as CMRecordedAccelerometerData in list { items.append(item) }
@@ -47,8 +39,8 @@ struct SensorRecorderPersistenceTests {
 
     @Test("Files older than 3 days are removed when a recorder starts")
     func oldRecordingsExpire() throws {
-        _ = Self.directory
-        let store = RecordingStore(directory: Self.directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = RecordingStore(directory: directory)
         try store.prepare()
         // A recording whose samples were taken 4 days ago (UTC), written as the recorder would.
         let fourDaysAgo = Int64((Date().timeIntervalSince1970 - 4 * 86_400) * 1e9)
@@ -61,8 +53,19 @@ struct SensorRecorderPersistenceTests {
                                         specificForce: Vector3(0, 0, 9.81), contents: .accelerometer))
         }
         try writer.close()
+        // Last written 4 days ago, as such a file would be (the store ages files by their mtime).
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -4 * 86_400)], ofItemAtPath: path)
+        // A file of yesterday stays.
+        let yesterday = Int64((Date().timeIntervalSince1970 - 86_400) * 1e9)
+        let recent = store.newFilePath(utcNanos: yesterday)
+        let w2 = try RecordingWriter(path: recent, header: RecordingHeader(deviceID: "test", source: "test", rateHz: 50, sensors: .accelerometer,
+                                                                         utcOffsetNanos: yesterday, createdUTCNanos: yesterday))
+        try w2.append(IMUSample(timestampNanos: 1, sequence: 0, specificForce: Vector3(0, 0, 9.81), contents: .accelerometer))
+        try w2.close()
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: recent)
         #expect(FileManager.default.fileExists(atPath: path))
-        _ = CMSensorRecorder()
+        _ = CMSensorRecorder(service: nil, directory: directory)
         #expect(!FileManager.default.fileExists(atPath: path), "a 4-day-old recording must be gone")
+        #expect(FileManager.default.fileExists(atPath: recent), "a 1-day-old recording stays")
     }
 }

@@ -34,9 +34,9 @@ struct FusionDeviceMotionTests {
         #expect(m.referenceFrame == .xMagneticNorthZVertical)
         let expected = DeviceMotionEstimator<DefaultAttitudeFilter>.heading(truth)
         #expect(angleDifference(m.heading, expected) < 1, "heading \(m.heading)° vs \(expected)°")
-        // Truth in north-west-up, by hand: NWU azimuths are ENU's less 90° (ENU's x is east,
-        // NWU's x north), so the ENU truth Rz(1 rad)·Rx(0.15) is Rz(1 rad − 90°)·Rx(0.15) in NWU.
-        let nwuTruth = Quaternion.aboutZ(1.0 - Double.pi / 2) * Quaternion.aboutX(0.15)
+        // Truth in north-west-up from the frames' definitions: NWU's x is ENU's y (north), so
+        // every NWU azimuth is the ENU one less 90°: a −90° turn about z applied to the ENU truth.
+        let nwuTruth = Quaternion.aboutZ(-Double.pi / 2) * truth
         #expect(AttitudeError(estimate: m.attitude.quaternion, truth: nwuTruth).total < 1)
     }
 

@@ -147,7 +147,8 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         let top = enu.rotate(Vector3(0, 1, 0))
         var h = Double.atan2(top.x, top.y).degrees
         if h < 0 { h += 360 }
-        return h
+        // A tiny negative angle plus 360 rounds to 360: the range is [0, 360).
+        return h >= 360 ? h - 360 : h
     }
 
     @usableFromInline func headingOffset(_ out: FusionOutput) -> Double {
