@@ -6,7 +6,7 @@ internal import Agent
 /// (one pipeline for all of them, like the one motion coprocessor of an iPhone):
 ///
 /// 1. `EDGEMOTION_SOURCE`: `simulator:SCENARIO` (`simulator:walking`, a timeline
-///    `simulator:walking:60,stationary`), `replay:PATH` (a recording), `iio:NAME` (an IIO device
+///    `simulator:walking:60,stationary`, `simulator:shielded`: at rest in a magnetic shield), `replay:PATH` (a recording), `iio:NAME` (an IIO device
 ///    name, label or index), `i2c:BUS:ADDR:CHIP` (`i2c:1:0x68:mpu6050`);
 /// 2. the agent's system configuration file, `EDGEMOTION_CONFIG` or
 ///    `/etc/edgemotion/edgemotion.yaml` (its `source:` and `fusion:` sections, as `edgemotion run`
@@ -63,6 +63,13 @@ enum SystemMotion {
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
         let kind = parts[0], rest = parts.count > 1 ? parts[1] : ""
         switch kind {
+        case "simulator" where rest == "shielded":
+            // At rest inside a magnetic shield (a steel enclosure): the earth field does not reach
+            // the magnetometer, which reads its own noise only. North cannot be found, so a north
+            // frame must say `deviceRequiresMovement` (take the board out, move it).
+            return SimulatedIMU(options: SimulatorOptions(scenario: .stationary, seed: 1, realTime: true,
+                                                          includeGyroscope: true, includeMagnetometer: true,
+                                                          earth: SimulatedEarth(fieldIntensity: 0)))
         case "simulator":
             let name = rest.isEmpty ? "walking" : rest
             guard let scenario = SimulationScenario(named: name) else {

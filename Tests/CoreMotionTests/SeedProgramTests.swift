@@ -81,6 +81,19 @@ struct SeedProgramTests {
         #expect(out.contains("frame after stop: xMagneticNorthZVertical"))
     }
 
+    @Test("Device motion in a north frame inside a magnetic shield: CMErrorDeviceRequiresMovement once, no heading", .enabled(if: built))
+    func northFrameNeedsMovement() throws {
+        let (out, status) = try SeedProgram(name: "ios-north-frame").run(["EDGEMOTION_SOURCE": "simulator:shielded"])
+        #expect(status == 0, "\(out)")
+        let errors = out.split(separator: "\n").filter { $0.hasPrefix("error") }
+        #expect(errors.filter { $0.contains("code 101") } == ["error: device requires movement (code 101)"], "\(errors)")
+        let headings = numbers(after: "heading", in: out)
+        #expect(headings.count == 60 && headings.allSatisfy { $0 < 0 }, "\(headings.suffix(3))")
+        // The tilt is still right: roll 10°, pitch −5° from gravity alone.
+        let rolls = numbers(after: "roll", in: out), pitches = numbers(after: "pitch", in: out)
+        #expect(abs((rolls.last ?? 0) - 10) < 1.5 && abs((pitches.last ?? 0) + 5) < 1.5)
+    }
+
     @Test("Activity updates and history while walking", .enabled(if: built))
     func activity() throws {
         let (out, status) = try SeedProgram(name: "ios-activity").run(["EDGEMOTION_SOURCE": "simulator:walking", "SEED_SECONDS": "14"])

@@ -180,6 +180,18 @@ struct ReferenceFramePoseTests {
         }
     }
 
+    @Test("In a magnetic shield (the magnetometer reads its own noise, < 1 µT) north frames have no heading",
+          arguments: [AttitudeReferenceFrame.xMagneticNorthZVertical, .xTrueNorthZVertical])
+    func shieldedMagnetometerHasNoHeading(_ frame: AttitudeReferenceFrame) {
+        let pose = Self.poses[0]   // flat, x to north
+        let m = settle(pose, frame: frame, declination: 10.0.radians, field: Vector3(0.3, -0.2, 0.4))
+        #expect(m.heading < 0, "heading \(m.heading) from a 0.5 µT field")
+        #expect(m.magneticField.accuracy == .uncalibrated)
+        // Tilt still comes from gravity: flat is roll 0, pitch 0, gravity −1 g on z.
+        #expect(abs(m.attitude.roll.degrees) < 1 && abs(m.attitude.pitch.degrees) < 1)
+        expectGravity(m, pose)
+    }
+
     @Test("The hand-written quaternions turn the device axes onto the pose's directions")
     func handWrittenQuaternionsAreConsistent() {
         for pose in Self.poses {
