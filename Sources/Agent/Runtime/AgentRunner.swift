@@ -31,6 +31,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var service: MotionService!
     /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Sample numbers and counters carried across pipeline restarts (reloads).
+    private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
@@ -251,7 +253,7 @@ public final class AgentRunner: @unchecked Sendable {
             synthetic?.emitDue(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
-            let stats = pipeline.statistics
+            let stats = continuity.totals(pipeline.statistics)
             if !ready, stats.samplesProcessed > 0, client.isConnected {
                 ready = true
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
@@ -328,7 +330,7 @@ public final class AgentRunner: @unchecked Sendable {
         publishHealth(direct: true)
         _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
         client.disconnect(timeout: remaining(1.0))
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
@@ -471,7 +473,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
         var pc = PipelineConfiguration(c)
-        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        pc.sequenceOffset = continuity.nextSequence
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -608,6 +611,8 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+        // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
+        let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -615,7 +620,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
         var newSource: (any IMUSource)?
-        if pipelineChanged {
+        if pipelineChanged && !reschedule {
             do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
@@ -645,15 +650,25 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
+        if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
+                                                   gyroscope: StreamSchedule(new.streams.gyroscope),
+                                                   magnetometer: StreamSchedule(new.streams.magnetometer),
+                                                   motion: StreamSchedule(new.streams.motion)) {
+            report = r
+            announce(new)
+            changed.append("stream rates (source kept)")
+        }
         if let newSource {
-            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
-            // the streams; `seq` continues because the publisher is kept.
+            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
+            // streams; `seq` continues because the publisher is kept, `first_sample` and the
+            // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
+            continuity.retire(pipeline)
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))
@@ -739,7 +754,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects)
     }
 
@@ -760,7 +775,7 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func statusLine() -> String {
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "
