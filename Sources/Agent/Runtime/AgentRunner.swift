@@ -105,7 +105,8 @@ public final class AgentRunner: @unchecked Sendable {
             return 2
         }
 
-        outbox = makeOutbox(c)
+        guard let madeOutbox = makeOutbox(c) else { return 1 }
+        outbox = madeOutbox
         publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
 
         let source: any IMUSource
@@ -341,21 +342,23 @@ public final class AgentRunner: @unchecked Sendable {
 
     // MARK: Parts
 
-    private func makeOutbox(_ c: AgentConfiguration) -> Outbox {
+    /// The outbox, with its spool in `state_directory` (created with its missing parents) when
+    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
+    /// silent downgrade to events kept in memory only.
+    private func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
-            if access(c.stateDirectory, F_OK) != 0 { mkdir(c.stateDirectory, 0o700) }
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
                 return try Outbox(settings: settings)
             } catch {
-                log.error("cannot open the event spool; events are kept in memory only (lost on restart)",
-                          ["error": error.description, "hint": "create state_directory or make it writable"])
-                recordError("spool: " + error.description)
-                settings.spoolPath = nil
+                log.error("cannot open the event spool; not starting",
+                          ["error": error.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+                return nil
             }
         }
         // Without a spool, `init` cannot fail.
