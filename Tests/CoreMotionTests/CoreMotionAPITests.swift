@@ -77,7 +77,7 @@ struct CoreMotionAPITests {
         _ = try SystemMotion.makeSource(spec)
     }
 
-    @Test("Bad EDGEMOTION_SOURCE values are refused with what to write", arguments: ["simulator:flying", "i2c:1:68", "serial:/dev/tty", "replay:"])
+    @Test("Bad EDGEMOTION_SOURCE values are refused with what to write", arguments: ["simulator:flying", "i2c:1:68", "serial:/dev/tty", "replay:", ":", ""])
     func badSourceSpecifications(_ spec: String) {
         #expect(throws: (any Error).self) { _ = try SystemMotion.makeSource(spec) }
     }
