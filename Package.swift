@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Sensors", dependencies: ["MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
         .target(name: "Messaging", dependencies: ["MotionCore", "Logging", "CMosquitto"]),
         .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
-        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "CYAML"]),
+        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
 
         // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)

@@ -116,11 +116,9 @@ struct AgentEndToEndTests {
         #expect(motion.first?.json["frame"] as? String == "xMagneticNorthZVertical")
     }
 
-    @Test func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
-        guard let trial = SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
+        let trial = try #require(SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/replay/#"])
         let config = try AgentProcess.writeConfig("""
@@ -192,11 +190,9 @@ struct AgentLatestSnapshotTests {
 /// episode on `events/status`, never per sample.
 @Suite("Agent device-requires-movement", .serialized)
 struct AgentMovementAdvisorTests {
-    @Test func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
-        guard let trial = SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
+        let trial = try #require(SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mag/events/status"])
         let config = try AgentProcess.writeConfig("""
