@@ -37,9 +37,13 @@ public final class RecordingFileReader {
 
     /// Opens `path` and checks the file header. Throws when the file is unreadable, not a
     /// regular file, not a recording, or of a newer format version.
-    public init(path: String) throws(RecordingError) {
+    public convenience init(path: String) throws(RecordingError) {
+        try self.init(bytes: try Self.readAll(path), path: path)
+    }
+
+    /// Reads a recording held in memory (`path` names it in errors); the same checks as a file.
+    public init(bytes data: [UInt8], path: String = "<memory>") throws(RecordingError) {
         self.path = path
-        let data = try Self.readAll(path)
         bytes = data
         let fixed = RecordingFormat.magic.count + 8
         guard data.count >= fixed, Array(data[0..<8]) == RecordingFormat.magic else {
