@@ -31,6 +31,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var service: MotionService!
     /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Sample numbers and counters carried across pipeline restarts (reloads).
+    private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
@@ -103,7 +105,8 @@ public final class AgentRunner: @unchecked Sendable {
             return 2
         }
 
-        outbox = makeOutbox(c)
+        guard let madeOutbox = makeOutbox(c) else { return 1 }
+        outbox = madeOutbox
         publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
 
         let source: any IMUSource
@@ -251,7 +254,7 @@ public final class AgentRunner: @unchecked Sendable {
             synthetic?.emitDue(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
-            let stats = pipeline.statistics
+            let stats = continuity.totals(pipeline.statistics)
             if !ready, stats.samplesProcessed > 0, client.isConnected {
                 ready = true
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
@@ -328,7 +331,7 @@ public final class AgentRunner: @unchecked Sendable {
         publishHealth(direct: true)
         _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
         client.disconnect(timeout: remaining(1.0))
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
@@ -339,21 +342,23 @@ public final class AgentRunner: @unchecked Sendable {
 
     // MARK: Parts
 
-    private func makeOutbox(_ c: AgentConfiguration) -> Outbox {
+    /// The outbox, with its spool in `state_directory` (created with its missing parents) when
+    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
+    /// silent downgrade to events kept in memory only.
+    private func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
-            if access(c.stateDirectory, F_OK) != 0 { mkdir(c.stateDirectory, 0o700) }
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
                 return try Outbox(settings: settings)
             } catch {
-                log.error("cannot open the event spool; events are kept in memory only (lost on restart)",
-                          ["error": error.description, "hint": "create state_directory or make it writable"])
-                recordError("spool: " + error.description)
-                settings.spoolPath = nil
+                log.error("cannot open the event spool; not starting",
+                          ["error": error.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+                return nil
             }
         }
         // Without a spool, `init` cannot fail.
@@ -471,7 +476,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
         var pc = PipelineConfiguration(c)
-        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        pc.sequenceOffset = continuity.nextSequence
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -623,6 +629,8 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+        // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
+        let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -630,7 +638,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
         var newSource: (any IMUSource)?
-        if pipelineChanged {
+        if pipelineChanged && !reschedule {
             do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
@@ -660,15 +668,25 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
+        if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
+                                                   gyroscope: StreamSchedule(new.streams.gyroscope),
+                                                   magnetometer: StreamSchedule(new.streams.magnetometer),
+                                                   motion: StreamSchedule(new.streams.motion)) {
+            report = r
+            announce(new)
+            changed.append("stream rates (source kept)")
+        }
         if let newSource {
-            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
-            // the streams; `seq` continues because the publisher is kept.
+            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
+            // streams; `seq` continues because the publisher is kept, `first_sample` and the
+            // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
+            continuity.retire(pipeline)
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))
@@ -754,7 +772,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects)
     }
 
@@ -776,7 +794,7 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func statusLine() -> String {
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "

@@ -8,11 +8,11 @@ import MotionCore
 /// no allocation, locking or logging per sample.
 package struct MotionProcessor<Filter: AttitudeFilter> {
     private var estimator: DeviceMotionEstimator<Filter>
-    private let accelerometerBuffer: SampleBuffer<IMUSample>
-    private let gyroscopeBuffer: SampleBuffer<IMUSample>
-    private let magnetometerBuffer: SampleBuffer<IMUSample>
-    private let motionBuffer: SampleBuffer<DeviceMotion>
-    private let motionSchedule: EffectiveSchedule
+    private var accelerometerBuffer: SampleBuffer<IMUSample>
+    private var gyroscopeBuffer: SampleBuffer<IMUSample>
+    private var magnetometerBuffer: SampleBuffer<IMUSample>
+    private var motionBuffer: SampleBuffer<DeviceMotion>
+    private var motionSchedule: EffectiveSchedule
     private var motionPhase = 0
     private var lastSequence: UInt64?
     private(set) var gaps: UInt64 = 0
@@ -107,10 +107,19 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
     }
 
     /// Applies consumer changes (between drains: this allocates the new consumers' buffers).
-    /// A consumer whose schedule changes first receives its partially filled batches.
-    package mutating func apply(_ changes: [ConsumerChange]) {
+    /// A consumer whose schedule changes first receives its partially filled batches; so do the
+    /// static `outputs` when their schedules change.
+    package mutating func apply(_ changes: [ConsumerChange], outputs: [any PipelineOutput] = []) {
         for change in changes {
             switch change {
+            case .rescheduleStatic(let streams, let motion):
+                flush(outputs: outputs, consumers: false)
+                accelerometerBuffer = SampleBuffer(schedule: streams[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                gyroscopeBuffer = SampleBuffer(schedule: streams[.gyroscope] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                magnetometerBuffer = SampleBuffer(schedule: streams[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                motionSchedule = motion
+                motionBuffer = SampleBuffer(schedule: motion)
+                motionPhase = 0
             case .add(let id, let output, let schedule):
                 consumers.removeAll { $0.id == id }
                 consumers.append(RuntimeConsumer(id: id, output: output, schedule: schedule, sourceRate: sourceRate,
@@ -127,8 +136,8 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         }
     }
 
-    /// Delivers every partially filled batch (at shutdown).
-    mutating func flush(outputs: [any PipelineOutput]) {
+    /// Delivers every partially filled batch (at shutdown; the static ones also before a reschedule).
+    mutating func flush(outputs: [any PipelineOutput], consumers flushConsumers: Bool = true) {
         for (stream, buffer) in [(SensorStream.accelerometer, accelerometerBuffer),
                                  (.gyroscope, gyroscopeBuffer), (.magnetometer, magnetometerBuffer)] {
             buffer.flush { span, interval in
@@ -138,7 +147,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         motionBuffer.flush { span, interval in
             for i in outputs.indices { outputs[i].pipeline(didProduce: span, interval: interval) }
         }
-        for c in consumers { c.flush() }
+        if flushConsumers { for c in consumers { c.flush() } }
     }
 }
 
