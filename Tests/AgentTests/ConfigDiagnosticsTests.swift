@@ -138,7 +138,7 @@ struct ConfigDiagnosticsTests {
             Issue.record("a directory loaded")
         } catch {
             #expect(error.kind == .unreadable)
-            #expect(error.description == "/tmp: cannot read configuration: Is a directory")
+            #expect(error.description == "/tmp: cannot read configuration: not a regular file (a directory, FIFO, socket or device); give the path of a file")
         }
     }
 

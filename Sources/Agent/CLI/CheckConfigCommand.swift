@@ -28,7 +28,7 @@ struct CheckConfigCommand: Command {
         var status: Int32 = 0
         for file in files {
             do {
-                let config = try ConfigurationLoader.load(path: file)
+                let config = try ConfigurationCheck.load(path: file)
                 print("\(file): OK (\(CheckConfigCommand.summary(of: config)))")
             } catch {
                 for diagnostic in error.diagnostics { print(diagnostic.description) }

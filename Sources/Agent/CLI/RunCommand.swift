@@ -74,8 +74,12 @@ struct RunCommand: Command {
 
         var configuration: AgentConfiguration
         do {
-            configuration = try configPath.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) } ?? .default
-            configuration = try configuration.applying(overrides: overrides)
+            if let configPath {
+                configuration = try ConfigurationCheck.load(path: configPath, overrides: overrides)
+            } else {
+                configuration = try AgentConfiguration.default.applying(overrides: overrides)
+                try ConfigurationCheck.check(configuration, file: "command line")
+            }
         } catch {
             printError("\(error)")
             return 2

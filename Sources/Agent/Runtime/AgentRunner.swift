@@ -384,7 +384,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
         let urls = Self.brokerURLs(c)
-        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
+        let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
     }
 
@@ -583,16 +583,31 @@ public final class AgentRunner: @unchecked Sendable {
         }
         let fresh: AgentConfiguration
         do {
-            fresh = try ConfigurationLoader.load(path: path).applying(overrides: overrides)
+            fresh = try ConfigurationCheck.load(path: path, overrides: overrides)
         } catch {
             for d in error.diagnostics { log.error("reload rejected: invalid configuration", ["problem": "\(d)"]) }
             log.error("reload rejected; the running configuration stays", ["file": path, "problems": "\(error.diagnostics.count)"])
+            let first = error.diagnostics.first.map { "\($0)" } ?? "invalid configuration"
+            rejectReload(first + (error.diagnostics.count > 1 ? " (+\(error.diagnostics.count - 1) more)" : ""))
             return
         }
         switch apply(fresh) {
-        case .success(let summary): log.notice("configuration reloaded", ["file": path, "changed": summary])
-        case .failure(let e): log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+        case .success(let summary):
+            log.notice("configuration reloaded", ["file": path, "changed": summary])
+            rejectedReload.withLock { $0 = nil }
+            healthDirty.store(true, ordering: .relaxed)
+        case .failure(let e):
+            log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+            rejectReload(path + ": " + e.description)
         }
+    }
+
+    /// The last rejected reload, shown in `health` (`reload_rejected`) until a reload succeeds.
+    private let rejectedReload = Mutex<(text: String, nanos: UInt64)?>(nil)
+
+    private func rejectReload(_ text: String) {
+        rejectedReload.withLock { $0 = (String(text.prefix(500)), MonotonicClock.realtimeNanos()) }
+        healthDirty.store(true, ordering: .relaxed)
     }
 
     struct ApplyFailure: Error, CustomStringConvertible { var description: String }
@@ -769,7 +784,8 @@ public final class AgentRunner: @unchecked Sendable {
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
-                                          broker: client.options.address.description, failovers: failovers)
+                                          broker: client.options.address.description, failovers: failovers,
+                                          reloadRejected: rejectedReload.withLock { $0 })
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
@@ -783,26 +799,6 @@ public final class AgentRunner: @unchecked Sendable {
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "
             + "events_unacked=\(o.unacknowledgedEvents)"
-    }
-
-    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
-        let m = c.mqtt
-        let address = try MQTTBrokerAddress(url: brokerURL)
-        var password = m.password
-        if let file = m.passwordFile {
-            password = try PasswordFile.read(file)
-        }
-        let tls = m.tls.map {
-            MQTTTLSOptions(caFile: $0.caFile, caPath: $0.caPath, certFile: $0.certFile, keyFile: $0.keyFile,
-                           version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
-        }
-        var options = MQTTConnectionOptions(
-            address: address, clientID: m.clientID ?? "edgemotion-" + c.device.resolvedID(), keepAlive: m.keepAlive,
-            cleanSession: true, username: m.username, password: password,
-            will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
-            tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
-        options.reconnect.maxDelay = .milliseconds(Int64(m.reconnectMaxSeconds * 1000))
-        return options
     }
 
     private func availableFrames(_ sensors: IMUSample.Contents, _ c: AgentConfiguration) -> [AttitudeReferenceFrame] {
