@@ -167,7 +167,7 @@ struct AgentLatestSnapshotTests {
         defer { agent.signal(SIGTERM); agent.waitForExit(timeout: 10) }
         usleep(3_000_000)
         // A dashboard that wakes up gets the current values at once, from the retained topics.
-        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#"])
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#", "edgemotion/latest/replies/#"])
         // (A fresh snapshot may be published while the broker hands out the stored ones: count
         // only messages delivered from the retained store.)
         let retained = late.waitFor(count: 4, timeout: .seconds(5)) { $0.retain }
