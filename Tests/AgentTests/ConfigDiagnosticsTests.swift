@@ -245,7 +245,7 @@ struct ConfigDiagnosticsTests {
 
     @Test func replayWithoutAFileIsRejectedAtTheSourceType() {
         #expect(S.problems("source:\n  type: replay\n") == [
-            "t.yaml:2:9: source.replay.file: required when source.type is replay: the recording to play (CSV or CSV.gz)"
+            "t.yaml:2:9: source.replay.file: required when source.type is replay: the recording to play (.emr, CSV or CSV.gz)"
         ])
     }
 

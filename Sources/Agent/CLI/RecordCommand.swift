@@ -86,6 +86,10 @@ struct RecordCommand: Command {
         }
         rate.value.withLock { $0 = report.sourceConfiguration.rate }
         log.notice("recording", ["source": report.source.name, "rate_hz": "\(report.sourceConfiguration.rate)", "directory": store.directory])
+        // Say what the defaults mean before a recording that may run for hours.
+        let until = duration.map { "for \(format2($0)) s" } ?? "until Ctrl-C or SIGTERM (no --duration given)"
+        let into = options["--output"] == nil ? "\(store.directory) (the recorder's directory: no --output given)" : store.directory
+        printError("edgemotion record: recording \(report.source.name) at \(format2(report.sourceConfiguration.rate)) Hz into \(into) \(until)")
 
         let start = MonotonicClock.nowNanos()
         var reason = "stopped"

@@ -95,6 +95,11 @@ struct RecordingsCommand: Command {
             printError("edgemotion recordings export: no recordings in \(store.directory)")
             return 1
         }
+        // Say what the defaults mean before a possibly long export.
+        if options["--from"] == nil, options["--to"] == nil {
+            let what = options.positional.isEmpty ? "every recording in \(store.directory) (\(paths.count) file(s))" : "\(paths.count) file(s)"
+            printError("edgemotion recordings export: exporting all samples of \(what) to \(options["--output"] ?? "standard output"); --from/--to select a time range")
+        }
         var out = CSVOutput()
         if let path = options["--output"] {
             guard out.open(path) else {

@@ -62,6 +62,10 @@ struct ReplayCommand: Command {
         c.source.replay.speed = speed
         c.source.replay.loop = options.flags.contains("--loop")
         c.sourceFile = nil
+        if SourceFactory.loopProblem(c.source) != nil {
+            printError("edgemotion replay: --loop works for CSV recordings only; \(file) is an .emr recording and plays once (export it with 'edgemotion recordings export' to loop it)")
+            return 64
+        }
         Logger.threshold = c.logging.level
         return AgentRunner(configuration: c).run(duration: duration)
     }

@@ -6,7 +6,7 @@ extension AgentConfiguration {
     func checkCombinations(with reader: inout ConfigReader) {
         if source.kind == .replay, source.replay.file == nil, !reader.isPresent("source.replay.file") {
             reader.report("source.replay.file", at: reader.mark(of: "source.type"),
-                          "required when source.type is replay: the recording to play (CSV or CSV.gz)")
+                          "required when source.type is replay: the recording to play (.emr, CSV or CSV.gz)")
         }
         checkStreams(with: &reader)
         checkChip(with: &reader)
