@@ -156,4 +156,22 @@ struct DocumentationDriftTests {
         let line = try #require(real.first)
         #expect(markdown.contains(line + "\n"), "docs/configuration.md should show: \(line)")
     }
+
+    /// The README is for someone with only the clone: the two commands, the board steps, links
+    /// by task to pages that exist, nothing that only the project's machines have.
+    @Test func theReadmeLinksTheNewcomersPagesAndOnlyWhatTheCloneHas() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for command in ["./scripts/demo", "./scripts/test"] { #expect(readme.contains(command)) }
+        for page in ["getting-started-raspberry-pi.md", "calibration.md", "recording.md", "troubleshooting.md",
+                     "home-assistant.md", "configuration.md", "topics.md", "hardware.md"] {
+            #expect(readme.contains("(docs/\(page))"), "README does not link docs/\(page)")
+        }
+        let link = try NSRegularExpression(pattern: #"\]\(([^)#]+)"#)
+        for m in link.matches(in: readme, range: NSRange(readme.startIndex..., in: readme)) {
+            let target = String(readme[Range(m.range(at: 1), in: readme)!])
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(target).path), "README links \(target), which does not exist")
+        }
+        #expect(!readme.contains("../shared/data"), "a clone has no ../shared/data")
+        #expect(readme.contains("## On a board, in five steps"))
+    }
 }
