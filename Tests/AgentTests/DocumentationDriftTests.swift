@@ -174,4 +174,20 @@ struct DocumentationDriftTests {
         #expect(!readme.contains("../shared/data"), "a clone has no ../shared/data")
         #expect(readme.contains("## On a board, in five steps"))
     }
+
+    /// Every sub-command's `--help` has its usage line, at least one real example of itself and
+    /// its exit status.
+    @Test func everyCommandsHelpHasAnExampleAndItsExitStatus() {
+        for c in CommandLineTool.commands {
+            let lines = c.usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let start = lines.firstIndex { $0 == "example:" || $0 == "examples:" }
+            #expect(start != nil, "\(c.name) --help has no example")
+            if let start {
+                let examples = lines.dropFirst(start + 1).prefix { !$0.isEmpty }
+                #expect(examples.contains { $0.hasPrefix("edgemotion \(c.name)") || $0.hasPrefix("sudo edgemotion \(c.name)") },
+                        "\(c.name) --help: no example runs \(c.name): \(Array(examples))")
+            }
+            #expect(c.usage.lowercased().contains("exit status:"), "\(c.name) --help does not say its exit status")
+        }
+    }
 }

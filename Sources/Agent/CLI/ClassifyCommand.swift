@@ -21,6 +21,12 @@ struct ClassifyCommand: Command {
       --recording ID     add a recording column with ID (needed when scoring several recordings).
       --features-out F   also write every decision's features and the truth label (for fitting).
       --no-gyro          ignore the recording's gyroscope columns.
+
+    example:
+      edgemotion classify --input walk.csv.gz --output walk-pred.csv
+
+    exit status: 0 written; 64 usage; 65 bad --config or a recording that cannot be classified;
+    66 the recording cannot be read; 73 the output cannot be written.
     """
 
     func run(arguments: [String]) -> Int32 {

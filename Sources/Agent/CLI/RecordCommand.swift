@@ -32,6 +32,10 @@ struct RecordCommand: Command {
 
     Prints what was recorded: samples, files, bytes, samples per second, MB per hour.
     Then: 'edgemotion recordings list', 'edgemotion recordings export', 'edgemotion replay FILE'.
+
+    example:
+      edgemotion record --config /etc/edgemotion/edgemotion.yaml --duration 30s --output /tmp/cal-gyro
+
     exit status: 0 recorded; 1 the source or the directory failed; 2 configuration error; 64 usage.
     """
 

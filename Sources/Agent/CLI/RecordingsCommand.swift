@@ -32,6 +32,10 @@ struct RecordingsCommand: Command {
       --format csv    the only format so far
       --output FILE   write there instead of standard output
 
+    examples:
+      edgemotion recordings list
+      edgemotion recordings export --from 2026-11-30T09:40:00Z --to 2026-11-30T09:41:00Z --output minute.csv
+
     exit status: 0 done; 1 nothing matched or a file is unreadable; 64 usage.
     """
 

@@ -26,6 +26,9 @@ struct ReplayCommand: Command {
       --duration SECONDS    stop after this many seconds
       --log-level LEVEL     trace, debug, info, notice, warning, error
 
+    example:
+      edgemotion replay /var/lib/edgemotion/recordings/rec-20261130T093113Z-232011.emr --speed max --broker mqtt://localhost:1883
+
     exit status: as 'edgemotion run': 0 done; 1 the file cannot be played; 2 configuration or
     broker error; 64 usage.
     """
