@@ -51,6 +51,20 @@ struct NewcomerCommandTests {
         let (status, out) = try edgemotion(["recordings", "export", "--config", config, "--output", dir + "/all.csv"])
         #expect(status == 0, "\(out)")
         #expect(out.contains("exporting all samples of every recording in \(dir)/state/recordings (1 file(s)) to \(dir)/all.csv; --from/--to select a time range"), "\(out)")
+        // Not a terminal (the log file): no progress line.
+        #expect(!out.contains("\r") && !out.contains("\u{1B}[K"), "\(out)")
+
+        // On a terminal (a pseudo-terminal from script(1)): one updating progress line.
+        let p2 = Process()
+        p2.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p2.arguments = ["-qec", "'\(AgentProcess.executable)' recordings export --config '\(config)' --output '\(dir)/tty.csv'", "/dev/null"]
+        let pipe = Pipe()
+        p2.standardOutput = pipe
+        try p2.run()
+        let tty = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p2.waitUntilExit()
+        #expect(p2.terminationStatus == 0, "\(tty)")
+        #expect(tty.contains("\r\u{1B}[Kexport: 0 % (0 of 1 files, "), "\(tty.debugDescription)")
     }
 
     @Test func probeEndsWithASummaryAndANextStep() throws {

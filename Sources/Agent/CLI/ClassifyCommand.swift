@@ -67,8 +67,13 @@ struct ClassifyCommand: Command {
             + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,label" + (recording != nil ? ",recording" : "") + "\n"
         let recordingSuffix = recording.map { "," + $0 } ?? ""
         var decisions = 0
+        var progress = ProgressLine("classify \(input)", unit: "rows")
+        var rows = 0
+        defer { progress.finish() }
         do {
             while let row = try reader.next() {
+                rows += 1
+                if rows & 0xFFF == 0 { progress.update(rows) }
                 _ = detector.update(time: row.time, specificForce: row.specificForce,
                                     rotationRate: useGyro ? row.rotationRate : nil)
                 guard detector.decisionCount != decisions else { continue }

@@ -160,7 +160,10 @@ struct FusionRecording {
             throw SensorError(.invalidData, subject: path, detail: "no gx,gy,gz columns: the attitude filter needs a gyroscope")
         }
         hasMagnetometer = reader.hasMagnetometer
+        var progress = ProgressLine("reading \(path)", unit: "rows")
+        defer { progress.finish() }
         while let row = try reader.next() {
+            if time.count & 0xFFF == 0 { progress.update(time.count) }
             guard let g = row.rotationRate else {
                 throw SensorError(.invalidData, subject: "\(path):\(row.line)", detail: "gyroscope value missing (nan or empty)")
             }

@@ -114,7 +114,10 @@ struct RecordingsCommand: Command {
         out.write("t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n")
         var firstUTC: Int64?
         var rows = 0
-        for path in paths {
+        var progress = ProgressLine("export", unit: "files", total: paths.count)
+        defer { progress.finish() }
+        for (index, path) in paths.enumerated() {
+            progress.update(index)
             let reader: RecordingFileReader
             do {
                 reader = try RecordingFileReader(path: path)
@@ -135,6 +138,7 @@ struct RecordingsCommand: Command {
                 printError("edgemotion recordings export: \(path): ends in a damaged block (\(reader.ignoredBytes) bytes skipped); the samples before it were exported")
             }
         }
+        progress.finish()
         out.close()
         guard rows > 0 else {
             printError("edgemotion recordings export: no samples between \(options["--from"] ?? "the start") and \(options["--to"] ?? "the end")")
