@@ -96,8 +96,9 @@ struct AgentEndToEndTests {
 
         // Motion: attitude within 2° of the simulator's truth after convergence.
         // Stationary truth: roll 10°, pitch −5°, yaw 30° in ENU; published frame is NWU.
-        let truthENU = Attitude(roll: 10.0.radians, pitch: -5.0.radians, yaw: 30.0.radians).quaternion
-        let truthNWU = Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) * truthENU
+        // NWU's x is north where ENU's is east: an ENU yaw of 30° (x 30° north of east) is a
+        // NWU yaw of 30° − 90° = −60° (x 60° east of north).
+        let truthNWU = Attitude(roll: 10.0.radians, pitch: -5.0.radians, yaw: -60.0.radians).quaternion
         let motion = try batches(sub, "edgemotion/e2e/motion")
         let motionGapFree = motion.map(\.seq) == Array(0..<motion.count)
         #expect(motionGapFree, "motion message sequence has gaps")
@@ -115,11 +116,9 @@ struct AgentEndToEndTests {
         #expect(motion.first?.json["frame"] as? String == "xMagneticNorthZVertical")
     }
 
-    @Test func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
-        guard let trial = SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
+        let trial = try #require(SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/replay/#"])
         let config = try AgentProcess.writeConfig("""
@@ -191,11 +190,9 @@ struct AgentLatestSnapshotTests {
 /// episode on `events/status`, never per sample.
 @Suite("Agent device-requires-movement", .serialized)
 struct AgentMovementAdvisorTests {
-    @Test func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
-        guard let trial = SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
+        let trial = try #require(SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mag/events/status"])
         let config = try AgentProcess.writeConfig("""

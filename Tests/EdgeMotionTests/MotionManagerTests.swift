@@ -39,7 +39,7 @@ func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite("MotionManager")
+@Suite("MotionManager", .timeLimit(.minutes(1)))
 struct MotionManagerTests {
     @Test func availabilityFollowsTheSensorsTheSourceHas() {
         let full = MotionManager(source: GatedSource(sensors: .all))

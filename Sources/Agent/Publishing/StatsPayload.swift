@@ -63,6 +63,7 @@ enum StatsPayload {
         w.field("replayed", o.replayed)
         w.field("spool_corrupt_records", o.spoolCorruptRecords)
         w.field("spool_write_failures", o.spoolWriteFailures)
+        w.field("spool_recreated", o.spoolRecreations)
         w.field("spool_bytes", o.spoolFileBytes)
         w.field("queued_bytes", o.queuedBytes)
         w.field("queued_stream_messages", o.queuedStreamMessages)

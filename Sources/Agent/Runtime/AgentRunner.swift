@@ -105,7 +105,8 @@ public final class AgentRunner: @unchecked Sendable {
             return 2
         }
 
-        outbox = makeOutbox(c)
+        guard let madeOutbox = makeOutbox(c) else { return 1 }
+        outbox = madeOutbox
         publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
 
         let source: any IMUSource
@@ -127,7 +128,21 @@ public final class AgentRunner: @unchecked Sendable {
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
         install(newClient)
-        if !newClient.waitUntilConnected(timeout: .seconds(5)) {
+        let connected: Bool
+        switch waitForBroker(newClient, timeout: 5) {
+        case .connected: connected = true
+        case .timedOut: connected = false
+        case .stopRequested(let signo):
+            // Nothing was sampled yet: no pipeline to drain, only the client and the outbox.
+            let reason = signo == SIGINT ? "SIGINT" : "SIGTERM"
+            log.notice("stopping", ["reason": reason, "during": "the initial broker wait"])
+            notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+            outbox.stop(timeout: .milliseconds(200))
+            client.disconnect(timeout: .milliseconds(500))
+            log.notice("stopped", ["samples": "0", "reason": reason])
+            return 0
+        }
+        if !connected {
             log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
                         ["broker": newClient.options.address.description])
         }
@@ -150,6 +165,57 @@ public final class AgentRunner: @unchecked Sendable {
         return stop(reason: exitReason)
     }
 
+    /// How the initial wait for the broker ended.
+    private enum BrokerWait { case connected, timedOut, stopRequested(Int32) }
+
+    /// Waits up to `timeout` seconds for the first connection while taking signals every 50 ms,
+    /// so SIGTERM/SIGINT end the wait at once; a SIGHUP meanwhile is applied once sampling runs.
+    private func waitForBroker(_ client: MQTTClient, timeout: Double) -> BrokerWait {
+        let deadline = MonotonicClock.nowNanos() + UInt64(timeout * 1e9)
+        while true {
+            if client.isConnected { return .connected }
+            let now = MonotonicClock.nowNanos()
+            if now >= deadline { return .timedOut }
+            switch SignalWaiter.wait(timeout: min(0.05, Double(deadline - now) * 1e-9)) {
+            case .terminate(let signo): return .stopRequested(signo)
+            case .reload: reloadPending = true
+            case let other?: handleSignal(other)
+            case nil: break
+            }
+        }
+    }
+
+    /// Where query answers may go, for the running configuration and topic prefix.
+    private var replyTopicPolicy: ReplyTopicPolicy {
+        ReplyTopicPolicy(prefix: topics.prefix, template: configuration.mqtt.topicPrefix,
+                         allowedPrefix: configuration.control.replyTopicPrefix)
+    }
+    /// Refused requests and reply topics, logged bounded (shared by every responder).
+    private let requestLog = RequestLog()
+
+    /// A SIGHUP received before the main loop ran (applied by its first turn).
+    private var reloadPending = false
+    /// Ignored signals already logged (each is logged once).
+    private var loggedSignals: Set<Int32> = []
+
+    /// SIGUSR1 (statistics now) and the signals taken only so they cannot end the process.
+    private func handleSignal(_ received: SignalWaiter.Received) {
+        switch received {
+        case .statistics:
+            // Before the pipeline exists (the initial broker wait) there is nothing to count yet.
+            log.notice("statistics requested (SIGUSR1)", ["status": pipeline == nil ? "starting: waiting for the broker" : statusLine()])
+            statisticsRequested = true
+        case .ignored(let signo):
+            if loggedSignals.insert(signo).inserted {
+                log.notice("signal ignored", ["signal": SignalWaiter.name(signo), "note": "logged once; SIGTERM stops, SIGHUP reloads, SIGUSR1 reports statistics"])
+            }
+        case .terminate, .reload: break
+        }
+    }
+
+    /// SIGUSR1 asked for `stats` and `health` now.
+    private var statisticsRequested = false
+
     private func mainLoop(duration: Double?) -> String {
         let start = MonotonicClock.nowNanos()
         var nextStats = start + statsIntervalNanos
@@ -160,12 +226,23 @@ public final class AgentRunner: @unchecked Sendable {
         var nextWatchdog = start
         var disconnectedSince: UInt64?
         while true {
+            if reloadPending {
+                reloadPending = false
+                reload()
+                nextStats = 0
+            }
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
                 return signo == SIGINT ? "SIGINT" : "SIGTERM"
             case .reload:
                 reload()
                 nextStats = 0
+            case let other?:
+                handleSignal(other)
+                if statisticsRequested {
+                    statisticsRequested = false
+                    nextStats = 0
+                }
             case nil:
                 break
             }
@@ -265,21 +342,23 @@ public final class AgentRunner: @unchecked Sendable {
 
     // MARK: Parts
 
-    private func makeOutbox(_ c: AgentConfiguration) -> Outbox {
+    /// The outbox, with its spool in `state_directory` (created with its missing parents) when
+    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
+    /// silent downgrade to events kept in memory only.
+    private func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
-            if access(c.stateDirectory, F_OK) != 0 { mkdir(c.stateDirectory, 0o700) }
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
                 return try Outbox(settings: settings)
             } catch {
-                log.error("cannot open the event spool; events are kept in memory only (lost on restart)",
-                          ["error": error.description, "hint": "create state_directory or make it writable"])
-                recordError("spool: " + error.description)
-                settings.spoolPath = nil
+                log.error("cannot open the event spool; not starting",
+                          ["error": error.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+                return nil
             }
         }
         // Without a spool, `init` cannot fail.
@@ -369,10 +448,13 @@ public final class AgentRunner: @unchecked Sendable {
         do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
+        // Taken now (main thread): the closure runs on the MQTT network thread.
+        let policy = replyTopicPolicy, requestLog = requestLog
         newClient.onMessage = { [weak self, weak newClient] m in
             if self?.homeAssistant?.handle(m) == true { return }
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
-            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient, latest.handle(m, client: c) { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
+               latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -448,7 +530,8 @@ public final class AgentRunner: @unchecked Sendable {
     private func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
         var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
         if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source)
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source,
+                                              policy: replyTopicPolicy, requestLog: requestLog)
         do {
             if subscribe { try responder.subscribe() }
             historyResponder.withLock { $0 = responder }

@@ -24,10 +24,14 @@ extension AgentConfiguration {
                 continue
             }
             let rate = stream.effectiveRate(sourceRate: source.rate)
-            if stream.publishRate > rate {
+            if let problem = stream.rateProblem(sourceRate: source.rate) {
                 let publishPath = reader.isPresent(path + ".publish_rate") ? path + ".publish_rate"
                     : reader.isPresent(path + ".rate") ? path + ".rate" : "source.rate"
-                reader.report(publishPath, "publish_rate \(hz(stream.publishRate)) is above the \(name) stream's rate \(hz(rate)); publish_rate must be ≤ rate (each message carries rate/publish_rate samples)")
+                if stream.publishRate > rate {
+                    reader.report(publishPath, "publish_rate \(hz(stream.publishRate)) is above the \(name) stream's rate \(hz(rate)); publish_rate must be ≤ rate (each message carries rate/publish_rate samples)")
+                } else {
+                    reader.report(publishPath, problem)
+                }
             }
         }
     }
