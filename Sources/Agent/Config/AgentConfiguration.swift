@@ -31,6 +31,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var activity = ActivitySettings()
     /// `recorder:` — raw sample recording to rotating files (off by default).
     public var recorder = RecorderSettings()
+    /// `auxiliary:` environmental IIO sensors (off by default).
+    public var auxiliary = AuxiliarySettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 
