@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MotionCore
 import Sensors
+import Messaging
 @testable import Agent
 
 /// The `auxiliary:` section and the `sensor/<kind>` and `altitude` payloads.
@@ -61,5 +62,53 @@ struct AuxiliarySensorsTests {
         #expect(abs(h - 100) < 0.5)
         #expect(o["pressure_kpa"] as? Double == 100.129)
         #expect(o["reference_kpa"] as? Double == 101.325)
+    }
+}
+
+@Suite("Home Assistant auxiliary entities")
+struct HomeAssistantAuxiliaryTests {
+    func discovery(_ kinds: [AuxiliaryKind]) throws -> HomeAssistantDiscovery {
+        var d = HomeAssistantDiscovery(settings: HomeAssistantSettings(enabled: true), deviceID: "board-7",
+                                       topics: try TopicLayout(prefix: "edgemotion/board-7"), model: "iio", hasHeading: false)
+        d.auxiliaryKinds = kinds
+        return d
+    }
+
+    @Test("each kind is a sensor with HA's device class and unit: pressure kPa, temperature °C, illuminance lx, humidity %; pressure adds relative altitude in m")
+    func entities() throws {
+        let d = try discovery(AuxiliaryKind.allCases)
+        let extra = d.entities.filter { ["pressure", "temperature", "light", "humidity", "relative_altitude"].contains($0.objectID) }
+        #expect(extra.count == 5)
+        let expected: [String: (String, String, String)] = [
+            "pressure": ("pressure", "kPa", "edgemotion/board-7/sensor/pressure"),
+            "temperature": ("temperature", "°C", "edgemotion/board-7/sensor/temperature"),
+            "light": ("illuminance", "lx", "edgemotion/board-7/sensor/light"),
+            "humidity": ("humidity", "%", "edgemotion/board-7/sensor/humidity"),
+            "relative_altitude": ("distance", "m", "edgemotion/board-7/altitude"),
+        ]
+        for e in extra {
+            let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                                        statusTopic: "edgemotion/board-7/status")
+            #expect(problems.isEmpty, "\(e.configTopic): \(problems)")
+            let o = try #require(JSONSerialization.jsonObject(with: Data(e.config.serialized.utf8)) as? [String: Any])
+            let (dc, unit, topic) = try #require(expected[e.objectID])
+            #expect(o["device_class"] as? String == dc)
+            #expect(o["unit_of_measurement"] as? String == unit)
+            #expect(o["state_topic"] as? String == topic)
+        }
+    }
+
+    @Test("no auxiliary kinds, no extra entities; only light, no altitude")
+    func onlyWhatIsThere() throws {
+        #expect(try discovery([]).entities.count == 9)
+        let ids = try discovery([.light]).entities.map(\.objectID)
+        #expect(ids.contains("light") && !ids.contains("relative_altitude") && !ids.contains("pressure"))
+    }
+
+    @Test("the schema rejects a pressure sensor in the wrong unit")
+    func schemaCanFail() {
+        let bad = #"{"uniq_id":"u","stat_t":"a/b","dev_cla":"pressure","unit_of_meas":"kpa","avty_t":"a/status"}"#
+        #expect(HomeAssistantSchema.problems(topic: "homeassistant/sensor/n/x/config", payload: Array(bad.utf8), statusTopic: "a/status")
+            .contains { $0.contains("pressure unit 'kpa' not accepted") })
     }
 }

@@ -31,6 +31,9 @@ final class AuxiliaryStreams {
         self.topics = topics
     }
 
+    /// The kinds the devices have, each published on `sensor/<kind>`.
+    var kinds: [AuxiliaryKind] { reader.kinds }
+
     /// Reads and publishes what is due at `now` (ns `CLOCK_MONOTONIC`).
     func tick(now: UInt64, into outbox: Outbox) {
         if now >= nextRead {

@@ -122,7 +122,8 @@ public final class AgentRunner: @unchecked Sendable {
 
         auxiliary = AuxiliaryStreams.open(c, topics: topics, log: log)
         homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
-                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
+                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors,
+                                                 auxiliaryKinds: auxiliary?.kinds ?? [])
         let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
             rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
         extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
