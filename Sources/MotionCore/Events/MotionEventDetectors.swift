@@ -67,6 +67,9 @@ public struct MotionEventDetectors: Sendable {
     public mutating func armTamper() { tamper.arm(up: tilt.up) }
     public mutating func disarmTamper() { tamper.disarm() }
 
+    /// Restores the tilt thresholds' states (configuration order) without events.
+    public mutating func restoreThresholds(_ states: [Bool]) { tilt.restore(states: states) }
+
     /// The states of the tilt thresholds, in configuration order.
     public func thresholdStates(into body: (Int, Bool) -> Void) {
         for (i, s) in tilt.thresholds.enumerated() { body(i, s.isOn) }
