@@ -351,3 +351,16 @@ struct MotionStateTests {
         #expect(s.of(.shock).count == 1)
     }
 }
+
+@Suite("Motion events: impacts that are not taps")
+struct ImpactNotTapTests {
+    @Test func theLandingOfADropIsAShockButNotATap() {
+        var s = Signal(rate: 1000)
+        s.run(1)
+        s.run(0.35) { _ in .zero }
+        s.run(0.010) { _ in Vector3(0, 0, 8 * g) }
+        s.run(1)
+        #expect(s.of(.shock).count == 1)
+        #expect(s.of(.tap).isEmpty)
+    }
+}

@@ -9,6 +9,7 @@ struct EventsCommand: Command {
     let summary = "run the motion-event detectors over a recording CSV and print the events"
     let usage = """
     usage: edgemotion events --input FILE.csv [--config FILE.yaml] [--vibration] [--no-gyro]
+           edgemotion events --scenario NAME [--config FILE.yaml] [--truth]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz]...; m/s², rad/s; plain or .gz),
     runs the detectors of docs/events.md (tap, double_tap, shock, free_fall, motion, stationary,
@@ -21,17 +22,21 @@ struct EventsCommand: Command {
       --config FILE   the agent's YAML config; its events: section sets thresholds and bands.
       --vibration     also print each vibration reading ({"type":"vibration","rms_ms2":...}).
       --no-gyro       ignore the recording's gyroscope columns.
+      --scenario NAME a simulated recording with known truth instead of --input: door, washer,
+                      drop, tap, fall, quiet (docs/events.md; 400 Hz).
+      --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
     """
 
     func run(arguments: [String]) -> Int32 {
-        guard let options = OptionScanner(command: name, arguments: arguments, valued: ["--input", "--config"],
-                                          flagNames: ["--vibration", "--no-gyro"], usage: usage) else { return 64 }
+        guard let options = OptionScanner(command: name, arguments: arguments, valued: ["--input", "--config", "--scenario"],
+                                          flagNames: ["--vibration", "--no-gyro", "--truth"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion events: unexpected argument '\(options.positional[0])'. Run 'edgemotion events --help'.")
             return 64
         }
-        guard let input = options["--input"] else {
-            printError("edgemotion events: --input is required. Run 'edgemotion events --help'.")
+        let input = options["--input"], scenarioName = options["--scenario"]
+        guard (input == nil) != (scenarioName == nil) else {
+            printError("edgemotion events: give --input FILE or --scenario NAME. Run 'edgemotion events --help'.")
             return 64
         }
         var settings = EventSettings()
@@ -43,15 +48,27 @@ struct EventsCommand: Command {
                 return 65
             }
         }
-        let rows: [RecordingRow]
-        do {
-            rows = try RecordingReader(path: input).readAll()
-        } catch {
-            printError("edgemotion events: \(error)")
-            return 66
+        var rows: [(time: Double, specificForce: Vector3, rotationRate: Vector3?)] = []
+        var out = ""
+        if let scenarioName {
+            guard let scenario = EventScenario(named: scenarioName) else {
+                printError("edgemotion events: unknown scenario '\(scenarioName)'; known: \(EventScenario.names.joined(separator: ", "))")
+                return 64
+            }
+            rows = scenario.samples.map { ($0.timestamp, $0.specificForce, $0.rotationRate) }
+            if options.flags.contains("--truth") {
+                for t in scenario.truth { out += "{\"truth\":\"\(t.type)\",\"t_s\":\(FixedPoint.string(t.time, digits: 3))}\n" }
+            }
+        } else if let input {
+            do {
+                rows = try RecordingReader(path: input).readAll().map { ($0.time, $0.specificForce, $0.rotationRate) }
+            } catch {
+                printError("edgemotion events: \(error)")
+                return 66
+            }
         }
         guard rows.count >= 2, let first = rows.first, let last = rows.last, last.time > first.time else {
-            printError("edgemotion events: \(input) has fewer than two samples with increasing t_s; nothing to analyse")
+            printError("edgemotion events: \(input ?? "the scenario") has fewer than two samples with increasing t_s; nothing to analyse")
             return 65
         }
         let rate = Double(rows.count - 1) / (last.time - first.time)
@@ -59,7 +76,6 @@ struct EventsCommand: Command {
         var detectors = MotionEventDetectors(configuration: settings.detectors, sampleRate: rate)
         let thresholds = settings.detectors.tiltThresholds, bands = settings.detectors.vibration.bands
         var w = JSONWriter(capacity: 512)
-        var out = ""
         func line() {
             w.withUnsafeBytes { out += String(decoding: $0, as: UTF8.self) }
             out += "\n"

@@ -16,6 +16,10 @@ public struct TapConfiguration: Sendable, Equatable, BitwiseCopyable {
     public var quietBefore = 0.1
     /// Seconds that must be quiet after it (the chips' "quiet time") before it is reported.
     public var quietAfter = 0.05
+    /// g: during `quietBefore` the device must be supported — its specific force (smoothed over
+    /// ~20 ms) within this of 1 g. A falling or toppling device (a drop, a person's fall) hits
+    /// the ground with an impulse that looks like a tap but is not one.
+    public var supportTolerance = 0.3
     /// Fraction of `threshold` below which the signal counts as quiet.
     public var quietLevel = 0.5
     /// Seconds between the onsets of two taps for a double tap.
@@ -30,7 +34,7 @@ public struct TapConfiguration: Sendable, Equatable, BitwiseCopyable {
 ///
 /// The specific force (m/s², sensor frame) is high-passed per axis (fourth-order
 /// Butterworth at `highPassCutoff`); its magnitude h (g) must cross `threshold` after
-/// `quietBefore` s of quiet (under `quietLevel`·threshold), ring down below that level within
+/// `quietBefore` s of quiet (under `quietLevel`·threshold) while supported (|f| ≈ 1 g), ring down below that level within
 /// `maximumDuration` s of its onset, and stay there for `quietAfter` s. Each tap is reported (`tap`, `peak` = max h in g); a tap whose onset follows
 /// the previous tap's by `doubleTapMinimumGap`…`doubleTapMaximumGap` s is also a `double_tap`.
 public struct TapDetector: Sendable {
@@ -40,6 +44,9 @@ public struct TapDetector: Sendable {
     private var hx1: Biquad, hy1: Biquad, hz1: Biquad, hx2: Biquad, hy2: Biquad, hz2: Biquad
     private var primed = false
     private var lastLoud = -Double.infinity
+    private var lastUnsupported = -Double.infinity
+    private var load = 1.0
+    private var lastTime = Double.nan
     private var onset = Double.nan
     private var peak = 0.0
     private var rejected = false
@@ -65,14 +72,18 @@ public struct TapDetector: Sendable {
         }
         let h = Vector3(hx2(hx1(f.x)), hy2(hy1(f.y)), hz2(hz1(f.z))).norm / standardGravity
         let c = configuration
+        let dt = lastTime.isNaN ? 0 : Swift.max(0, Swift.min(time - lastTime, 1))
+        lastTime = time
         let quietBelow = c.quietLevel * c.threshold
         let loud = h > quietBelow
         if onset.isNaN {
-            if h > c.threshold, !rejected, time - lastLoud >= c.quietBefore {
+            if h > c.threshold, !rejected, time - lastLoud >= c.quietBefore, time - lastUnsupported >= c.quietBefore {
                 onset = time
                 peak = h
             }
             if loud { lastLoud = time }
+            load += (f.norm / standardGravity - load) * (dt / (0.02 + dt))
+            if abs(load - 1) > c.supportTolerance { lastUnsupported = time }
             if rejected, time - lastLoud >= c.quietBefore { rejected = false }
             return
         }
