@@ -42,7 +42,9 @@ public struct MotionEventDetectors: Sendable {
     public mutating func update(time: Double, specificForce f: Vector3, rotationRate w: Vector3?,
                                 emit: (MotionEvent) -> Void) -> Bool {
         let mask = enabled
-        let filtered: (MotionEvent) -> Void = { e in if mask & (1 << e.type.rawValue) != 0 { emit(e) } }
+        // A nested function, not a closure value: passed on non-escaping, it needs no context
+        // allocation.
+        func filtered(_ e: MotionEvent) { if mask & (1 << e.type.rawValue) != 0 { emit(e) } }
         tilt.update(specificForce: f, time: time, emit: filtered)
         motion.update(specificForce: f, rotationRate: w, time: time, emit: filtered)
         shock.update(specificForce: f, time: time, emit: filtered)
