@@ -25,6 +25,13 @@ struct EventsCommand: Command {
       --scenario NAME a simulated recording with known truth instead of --input: door, washer,
                       drop, tap, fall, quiet (docs/events.md; 400 Hz).
       --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
+
+    examples:
+      edgemotion events --input ../shared/data/fusion/24_disturbed_tapping_A.csv.gz
+      edgemotion events --scenario drop --truth --config my.yaml
+
+    exit status: 0 printed; 64 usage or an unknown scenario; 65 a bad config or too few samples;
+    66 the recording cannot be read.
     """
 
     func run(arguments: [String]) -> Int32 {
