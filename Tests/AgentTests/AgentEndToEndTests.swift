@@ -167,7 +167,7 @@ struct AgentLatestSnapshotTests {
         defer { agent.signal(SIGTERM); agent.waitForExit(timeout: 10) }
         usleep(3_000_000)
         // A dashboard that wakes up gets the current values at once, from the retained topics.
-        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#"])
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#", "edgemotion/latest/replies/#"])
         // (A fresh snapshot may be published while the broker hands out the stored ones: count
         // only messages delivered from the retained store.)
         let retained = late.waitFor(count: 4, timeout: .seconds(5)) { $0.retain }
@@ -177,9 +177,9 @@ struct AgentLatestSnapshotTests {
         let v = (acc?["value"] as? [Double]) ?? []
         #expect(v.count == 3 && abs((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() - 1) < 0.05, "accelerometer snapshot: \(String(describing: acc))")
         // query/latest answers all four in one document.
-        try late.client.publish(topic: "edgemotion/latest/query/latest", string: #"{"id":"w1","reply_to":"edgemotion/latest/latest/reply"}"#, qos: 1)
+        try late.client.publish(topic: "edgemotion/latest/query/latest", string: #"{"id":"w1","reply_to":"edgemotion/latest/replies/w1"}"#, qos: 1)
         // (Snapshots keep arriving every 0.5 s on the same wildcard; wait for the reply itself.)
-        let reply = late.waitFor(count: 1, topic: "edgemotion/latest/latest/reply", timeout: .seconds(10)).first
+        let reply = late.waitFor(count: 1, topic: "edgemotion/latest/replies/w1", timeout: .seconds(10)).first
         let body = reply.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] } ?? [:]
         #expect(body["id"] as? String == "w1")
         for k in ["accelerometer", "gyroscope", "magnetometer", "motion"] { #expect(body[k] is [String: Any], "\(k) missing in \(body)") }
