@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import EdgeMotion
 
 /// The samples of one `CMSensorRecorder` query. Iterate with `for data in list` (elements are
@@ -32,6 +33,7 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var consumer: MotionConsumerID?
     private var writer: FileSensorRecorder?
+    private var timed: TimedRecording?
     private var epoch: UInt64 = 0
     let store: RecordingStore
     let service: MotionService?
@@ -68,9 +70,11 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
     open func recordAccelerometer(forDuration duration: TimeInterval) {
         guard let service, service.capabilities.sensors.contains(.accelerometer), duration > 0 else { return }
         let seconds = min(duration, 12 * 3600)
+        let until = MonotonicClock.nowNanos() &+ UInt64(seconds * 1e9)
         lock.lock()
         epoch &+= 1
         let mine = epoch
+        timed?.until.store(until, ordering: .relaxed)
         if consumer == nil {
             let clock = WallClockMapping.current()
             let name = service.capabilities.name, sensors = service.capabilities.sensors
@@ -79,9 +83,11 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
                 RecordingHeader(deviceID: "coremotion", source: name, rateHz: rate, sensors: sensors,
                                 utcOffsetNanos: clock.offsetNanos, createdUTCNanos: created)
             }
+            let cut = TimedRecording(file: recorder, until: until)
             do {
-                consumer = try service.addConsumer(recorder, schedule: .only(.accelerometer, StreamSchedule(rate: Self.recordingRate, publishRate: 1)))
+                consumer = try service.addConsumer(cut, schedule: .only(.accelerometer, StreamSchedule(rate: Self.recordingRate, publishRate: 1)))
                 writer = recorder
+                timed = cut
             } catch {
                 SystemMotion.report("CMSensorRecorder could not start: \(error)")
             }
@@ -95,6 +101,7 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
         guard ended == epoch, let id = consumer, let recorder = writer else { lock.unlock(); return }
         consumer = nil
         writer = nil
+        timed = nil
         lock.unlock()
         service?.removeConsumer(id)
         // The pipeline stops calling it once removed (between drains); then close the file so the
@@ -116,4 +123,28 @@ open class CMSensorRecorder: NSObject, @unchecked Sendable {
                 acceleration: Acceleration(specificForce: r.sample.specificForce)))
         })
     }
+}
+
+/// Passes the recorded stream to the file recorder up to `until` (monotonic ns) only, so a
+/// recording holds its asked duration even when the stop that removes it from the pipeline runs
+/// late. Runs on the processing thread; `until` is an atomic the caller may move (a longer
+/// `recordAccelerometer`), so sharing it is safe.
+final class TimedRecording: PipelineOutput, @unchecked Sendable {
+    let file: FileSensorRecorder
+    let until: Atomic<UInt64>
+
+    init(file: FileSensorRecorder, until: UInt64) {
+        self.file = file
+        self.until = Atomic(until)
+    }
+
+    func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
+        let limit = until.load(ordering: .relaxed)
+        var n = 0
+        while n < samples.count, samples[n].timestampNanos <= limit { n += 1 }
+        guard n > 0 else { return }
+        file.pipeline(didProduce: n == samples.count ? samples : samples.extracting(0..<n), of: stream, interval: interval)
+    }
+
+    func pipeline(didEnd reason: PipelineEnd) { file.pipeline(didEnd: reason) }
 }

@@ -60,8 +60,8 @@ enum SystemMotion {
     }
 
     static func makeSource(_ spec: String) throws -> any IMUSource {
-        let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-        let kind = parts[0], rest = parts.count > 1 ? parts[1] : ""
+        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let kind = parts.first ?? "", rest = parts.count > 1 ? parts[1] : ""
         switch kind {
         case "simulator" where rest == "shielded":
             // At rest inside a magnetic shield (a steel enclosure): the earth field does not reach

@@ -142,6 +142,10 @@ final class IOSStyleMotionClient {
         _ = [CMErrorNULL, CMErrorUnknown, CMErrorMotionActivityNotAvailable, CMErrorMotionActivityNotAuthorized,
              CMErrorMotionActivityNotEntitled, CMErrorInvalidParameter, CMErrorInvalidAction, CMErrorNotAvailable,
              CMErrorNotEntitled, CMErrorNotAuthorized, CMErrorNilData, CMErrorSize]
+        if CMAltimeter.isRelativeAltitudeAvailable() {
+            CMAltimeter().startRelativeAltitudeUpdates(to: .main) { data, error in _ = data?.relativeAltitude.doubleValue }
+        }
+        _ = CMAltimeter.isAbsoluteAltitudeAvailable()
         CMMotionLogging.isEnabled = true
     }
 }

@@ -77,8 +77,27 @@ struct CoreMotionAPITests {
         _ = try SystemMotion.makeSource(spec)
     }
 
-    @Test("Bad EDGEMOTION_SOURCE values are refused with what to write", arguments: ["simulator:flying", "i2c:1:68", "serial:/dev/tty", "replay:"])
+    @Test("Bad EDGEMOTION_SOURCE values are refused with what to write", arguments: ["simulator:flying", "i2c:1:68", "serial:/dev/tty", "replay:", ":", ""])
     func badSourceSpecifications(_ spec: String) {
         #expect(throws: (any Error).self) { _ = try SystemMotion.makeSource(spec) }
+    }
+}
+
+/// `EDGEMOTION_SOURCE` is input from outside: no value may crash or hang the resolver.
+@Suite("EDGEMOTION_SOURCE parsing never crashes")
+struct SourceSpecificationFuzzTests {
+    @Test func randomSpecificationsEitherParseOrThrow() {
+        let pieces = ["simulator", "replay", "iio", "i2c", ":", ":", ",", "0x68", "68", "-1", "99999999999999999999", "walking",
+                      "stationary", "shielded", "mpu6050", "bmi160", "/nonexistent", "", " ", "0x", "zz", "60", "nan", "∞", "\u{0}"]
+        var seed: UInt64 = 0x2545F4914F6CDD1D
+        for _ in 0..<3000 {
+            var spec = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for _ in 0..<Int(seed >> 60) + 1 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                spec += pieces[Int(seed >> 33) % pieces.count]
+            }
+            _ = try? SystemMotion.makeSource(spec)
+        }
     }
 }

@@ -63,3 +63,17 @@ struct SensorRecorderTests {
         #expect(throws: MotionError.invalidParameter) { try good.recordAccelerometer(forDuration: 0) }
     }
 }
+
+@Suite("Typed instants: the two clocks are different types")
+struct TypedInstantTests {
+    @Test func monotonicAndUTCConvertThroughOneClockPairing() {
+        // A pairing that says the board booted at 2026-01-01T00:00:00Z (1 767 225 600 s).
+        let mapping = WallClockMapping(offsetNanos: 1_767_225_600_000_000_000)
+        let tenSecondsAfterBoot = MonotonicInstant(secondsSinceBoot: 10)
+        #expect(tenSecondsAfterBoot.utc(mapping) == UTCInstant(secondsSince1970: 1_767_225_610))
+        #expect(UTCInstant(secondsSince1970: 1_767_225_610).monotonic(mapping) == tenSecondsAfterBoot)
+        #expect(tenSecondsAfterBoot - 4 == MonotonicInstant(secondsSinceBoot: 6))
+        #expect(tenSecondsAfterBoot - MonotonicInstant(secondsSinceBoot: 4) == 6)
+        #expect(MonotonicInstant.now < MonotonicInstant.now + 1)
+    }
+}

@@ -135,7 +135,17 @@ struct CalibrateCommand: Command {
                 return 65
             }
             var c = MagnetometerCalibrator()
-            for m in recording.magnetometer { c.add(m) }
+            // On a terminal: the direction coverage as it fills (a fit every 5 % of the recording).
+            var progress = ProgressLine("calibrate mag", unit: "samples", total: recording.count)
+            let step = max(1, recording.count / 20)
+            for (k, m) in recording.magnetometer.enumerated() {
+                c.add(m)
+                if progress.enabled, k % step == step - 1 {
+                    let coverage = (try? c.fit()).map { "coverage \(Int(($0.coverage * 100).rounded())) %" } ?? "coverage –"
+                    progress.update(k + 1, detail: coverage)
+                }
+            }
+            progress.finish()
             do {
                 let r = try c.fit()
                 print("magnetometer offset: \(fmt(r.offset.x)) \(fmt(r.offset.y)) \(fmt(r.offset.z)) µT; field strength \(fmt(r.fieldStrength)) µT")

@@ -27,6 +27,12 @@ struct FusionCommand: Command {
 
         Prints to standard error: samples, mode and the filter's cost in ns per sample (filter only,
         reading and writing excluded). --output - writes to standard output.
+
+        example:
+          edgemotion fusion --input /tmp/cal-gyro/rec-20261130T093113Z-232011.emr --output q.csv --mode 6d
+
+        exit status: 0 written; 64 usage; 65 a bad parameter file or a recording without a gyroscope;
+        66 the recording cannot be read; 73 the output cannot be written.
         """
 
     func run(arguments: [String]) -> Int32 {
@@ -154,7 +160,10 @@ struct FusionRecording {
             throw SensorError(.invalidData, subject: path, detail: "no gx,gy,gz columns: the attitude filter needs a gyroscope")
         }
         hasMagnetometer = reader.hasMagnetometer
+        var progress = ProgressLine("reading \(path)", unit: "rows")
+        defer { progress.finish() }
         while let row = try reader.next() {
+            if time.count & 0xFFF == 0 { progress.update(time.count) }
             guard let g = row.rotationRate else {
                 throw SensorError(.invalidData, subject: "\(path):\(row.line)", detail: "gyroscope value missing (nan or empty)")
             }

@@ -34,6 +34,10 @@ struct RecordingsCommand: Command {
       --format csv    the only format so far
       --output FILE   write there instead of standard output
 
+    examples:
+      edgemotion recordings list
+      edgemotion recordings export --from 2026-11-30T09:40:00Z --to 2026-11-30T09:41:00Z --output minute.csv
+
     exit status: 0 done; 1 nothing matched or a file is unreadable; 64 usage.
     """
 
@@ -97,6 +101,11 @@ struct RecordingsCommand: Command {
             printError("edgemotion recordings export: no recordings in \(store.directory)")
             return 1
         }
+        // Say what the defaults mean before a possibly long export.
+        if options["--from"] == nil, options["--to"] == nil {
+            let what = options.positional.isEmpty ? "every recording in \(store.directory) (\(paths.count) file(s))" : "\(paths.count) file(s)"
+            printError("edgemotion recordings export: exporting all samples of \(what) to \(options["--output"] ?? "standard output"); --from/--to select a time range")
+        }
         var out = CSVOutput()
         if let path = options["--output"] {
             guard out.open(path) else {
@@ -107,7 +116,10 @@ struct RecordingsCommand: Command {
         out.write("t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n")
         var firstUTC: Int64?
         var rows = 0
-        for path in paths {
+        var progress = ProgressLine("export", unit: "files", total: paths.count)
+        defer { progress.finish() }
+        for (index, path) in paths.enumerated() {
+            progress.update(index)
             let reader: RecordingFileReader
             do {
                 reader = try RecordingFileReader(path: path)
@@ -130,6 +142,7 @@ struct RecordingsCommand: Command {
                 printError("edgemotion recordings export: \(path): ends in a damaged block (\(reader.ignoredBytes) bytes skipped); the samples before it were exported")
             }
         }
+        progress.finish()
         out.close()
         guard rows > 0 else {
             printError("edgemotion recordings export: no samples between \(options["--from"] ?? "the start") and \(options["--to"] ?? "the end")")

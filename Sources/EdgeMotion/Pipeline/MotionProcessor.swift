@@ -27,9 +27,10 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
          motionSchedule: EffectiveSchedule, sensors: IMUSample.Contents = .all) {
         self.sourceRate = sourceRate
         self.sensors = sensors
-        defaultFrame = configuration.referenceFrame
+        let frame = Self.servedFrame(configuration.referenceFrame, sensors: sensors)
+        defaultFrame = frame
         estimator = DeviceMotionEstimator(
-            samplePeriod: 1 / sourceRate, referenceFrame: configuration.referenceFrame,
+            samplePeriod: 1 / sourceRate, referenceFrame: frame,
             declination: configuration.declination, calibration: configuration.calibration,
             learnsGyroBias: configuration.learnsGyroBias)
         accelerometerBuffer = SampleBuffer(schedule: schedules[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
@@ -37,6 +38,16 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         magnetometerBuffer = SampleBuffer(schedule: schedules[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
         self.motionSchedule = motionSchedule
         motionBuffer = SampleBuffer(schedule: motionSchedule)
+    }
+
+    /// The frame the static outputs get for the configured one (Core Motion: a frame is served
+    /// only when what it needs exists). A north-referenced frame on a source without a
+    /// magnetometer has no heading: its attitude is the arbitrary-heading one and says so
+    /// (`xArbitraryZVertical`). Without a declination `xTrueNorthZVertical` becomes
+    /// `xMagneticNorthZVertical` in the estimator (`DeviceMotionEstimator.effectiveFrame`).
+    package static func servedFrame(_ frame: AttitudeReferenceFrame, sensors: IMUSample.Contents) -> AttitudeReferenceFrame {
+        let northReferenced = frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
+        return northReferenced && !sensors.contains(.magnetometer) ? .xArbitraryZVertical : frame
     }
 
     /// Runs one sample through fusion and the stream batchers, delivering full batches.

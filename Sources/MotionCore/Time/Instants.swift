@@ -19,6 +19,8 @@ public struct MonotonicInstant: Hashable, Comparable, Sendable, BitwiseCopyable,
     }
     /// Seconds from `b` to `a`.
     @inlinable public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Double { a.secondsSinceBoot - b.secondsSinceBoot }
+    /// `seconds` earlier.
+    @inlinable public static func - (a: MonotonicInstant, seconds: Double) -> MonotonicInstant { MonotonicInstant(secondsSinceBoot: a.secondsSinceBoot - seconds) }
 
     /// The same instant in UTC, through `mapping` (one paired reading of both clocks).
     @inlinable public func utc(_ mapping: WallClockMapping = .current()) -> UTCInstant {
@@ -47,6 +49,8 @@ public struct UTCInstant: Hashable, Comparable, Sendable, BitwiseCopyable, Custo
     }
     /// Seconds from `b` to `a`.
     @inlinable public static func - (a: UTCInstant, b: UTCInstant) -> Double { a.secondsSince1970 - b.secondsSince1970 }
+    /// `seconds` earlier.
+    @inlinable public static func - (a: UTCInstant, seconds: Double) -> UTCInstant { UTCInstant(secondsSince1970: a.secondsSince1970 - seconds) }
 
     /// The same instant on `CLOCK_MONOTONIC`, through `mapping`.
     @inlinable public func monotonic(_ mapping: WallClockMapping = .current()) -> MonotonicInstant {
