@@ -38,7 +38,7 @@ struct CommandLineOptionTests {
     @Test(.enabled(if: SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
     func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
         let trial = try #require(SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz"))
-        // A directory in the file's place is refused before reading (not a regular file) — even for root.
+        // A directory in the file's place: refused as not a regular file, without reading it — even for root.
         let dir = NSTemporaryDirectory() + "edgemotion-cal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }
