@@ -64,6 +64,15 @@ public struct RobustAttitudeFilterParameters: Sendable, Hashable {
     public var magMaxRejectionTime = 60.0
     /// Speed at which the rejection budget recovers while undisturbed (× real time).
     public var magRejectionFactor = 2.0
+    /// Heading gain, relative to the normal one, for a disturbed field once the rejection budget
+    /// is spent. 1 uses it at full gain; VQF uses `1 / magRejectionFactor` (0.5).
+    public var magBudgetGainFactor = 1.0
+    /// Low-pass the field norm and dip with a second-order Butterworth filter (as VQF does) instead
+    /// of a first-order one; both with time constant `magCurrentTau`.
+    public var magCurrentSecondOrder = false
+    /// Gate the learning of a new reference on the low-passed rotation rate (the rest detector's
+    /// `restFilterTau` low-pass, as VQF does) instead of the raw rate.
+    public var magGateLowPassedGyro = false
 
     public init() {}
 
@@ -104,12 +113,15 @@ public struct RobustAttitudeFilterParameters: Sendable, Hashable {
         ("magMinUndisturbedTime", \.magMinUndisturbedTime),
         ("magMaxRejectionTime", \.magMaxRejectionTime),
         ("magRejectionFactor", \.magRejectionFactor),
+        ("magBudgetGainFactor", \.magBudgetGainFactor),
     ] }
 
     static var switches: [(String, WritableKeyPath<Self, Bool>)] { [
         ("motionBiasEstimation", \.motionBiasEstimation),
         ("restBiasEstimation", \.restBiasEstimation),
         ("magneticDisturbanceRejection", \.magneticDisturbanceRejection),
+        ("magCurrentSecondOrder", \.magCurrentSecondOrder),
+        ("magGateLowPassedGyro", \.magGateLowPassedGyro),
     ] }
 
     /// Every parameter name `set(_:_:)` accepts.
