@@ -5,12 +5,6 @@ import MotionCore
 import Sensors
 import TestSupportPaths
 
-/// Real-data regression: BROAD development trials through `edgemotion fusion` (the command's own
-/// code path, writing its CSV), scored in Swift with the formulas of ../shared/tools/fusion_eval.py:
-/// `q_err = q_est ⊗ q_ref*`; total `2·acos|w|`, heading `2·atan|z/w|`, inclination
-/// `2·acos√(w²+z²)`; RMSE over `movement == 1`, samples without truth skipped; 6D first removes the
-/// circular-mean heading offset. Bounds sit a little above the results when they were set
-/// (docs/accuracy.md), so a regression fails and an improvement passes.
 /// Where the BROAD trials are (`<repo>/../shared` or `$EDGEMOTION_SHARED`), nil without them.
 private func fusionDataDirectory() -> String? {
     if let root = SharedDataPath.root { return root + "/data/fusion" }
@@ -18,6 +12,12 @@ private func fusionDataDirectory() -> String? {
     return nil
 }
 
+/// Real-data regression: BROAD development trials through `edgemotion fusion` (the command's own
+/// code path, writing its CSV), scored in Swift with the formulas of ../shared/tools/fusion_eval.py:
+/// `q_err = q_est ⊗ q_ref*`; total `2·acos|w|`, heading `2·atan|z/w|`, inclination
+/// `2·acos√(w²+z²)`; RMSE over `movement == 1`, samples without truth skipped; 6D first removes the
+/// circular-mean heading offset. Bounds sit a little above the results when they were set
+/// (docs/accuracy.md), so a regression fails and an improvement passes.
 @Suite("Fusion regression on BROAD trials", .serialized,
        .enabled(if: fusionDataDirectory() != nil,
                 "../shared/data/fusion not found (set EDGEMOTION_SHARED to the shared directory)"))
