@@ -3,9 +3,11 @@
 ///
 /// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
 /// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
-/// plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
-/// vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
-/// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
+/// plus hand-set physical rules (quiet windows cannot be a gait, a running cadence is running)
+/// → `ActivityStateMachine` (votes, hysteresis, vehicle stops). Works from raw specific force,
+/// with or without a gyroscope (the model reads the accelerometer only), or from fused
+/// `DeviceMotion`. Input that is too slow or has no gravity in it withholds decisions and sets
+/// `inputProblem`. Every buffer is allocated in `init`; `update` never allocates.
 public final class ActivityDetector {
     /// What the detector decided at its latest decision window (for tools and diagnostics).
     @frozen
@@ -24,6 +26,12 @@ public final class ActivityDetector {
     private var sinceDecision = 0
     /// Decisions made so far (increments once per `hop` internal samples when the window is full).
     public private(set) var decisionCount = 0
+    /// Why decisions are being withheld (input too slow, or without gravity), `nil` when the input
+    /// is usable. Checked at every decision hop.
+    public private(set) var inputProblem: ActivityInputProblem?
+    /// Source samples since the last rate check, and the source time of that check.
+    private var sourceSamples = 0
+    private var rateCheckTime = Double.nan
     /// The latest decision; valid when `decisionCount > 0`.
     public private(set) var lastDecision = Decision(time: 0, features: ActivityFeatures(), probabilities: ClassProbabilities())
 
@@ -50,6 +58,7 @@ public final class ActivityDetector {
     /// activity when it changed.
     public func update(time: Double, specificForce: Vector3, rotationRate: Vector3?) -> MotionActivity? {
         var changed: MotionActivity?
+        sourceSamples += 1
         resampler.add(time: time, specificForce: specificForce, rotationRate: rotationRate) { s in
             if let c = internalSample(s) { changed = c }
         }
@@ -77,18 +86,40 @@ public final class ActivityDetector {
         extractor.reset()
         stateMachine.reset()
         sinceDecision = 0
+        sourceSamples = 0
+        rateCheckTime = .nan
+        inputProblem = nil
     }
 
     private func internalSample(_ s: ActivityResampler.Output) -> MotionActivity? {
         if s.afterGap {
             extractor.reset()
             sinceDecision = 0
+            rateCheckTime = .nan
         }
         extractor.append(specificForce: s.specificForce, rotationRate: s.hasRotationRate ? s.rotationRate : nil)
         sinceDecision += 1
+        if !(rateCheckTime == rateCheckTime) {
+            rateCheckTime = s.time
+            sourceSamples = 0
+        }
         guard extractor.isFull, sinceDecision >= configuration.hop else { return nil }
         sinceDecision = 0
+        // Source rate over the last hop: an interpolated-up slow source must not pass for 10 Hz.
+        let elapsed = s.time - rateCheckTime
+        let sourceRate = elapsed > 0 ? Double(sourceSamples) / elapsed : .infinity
+        rateCheckTime = s.time
+        sourceSamples = 0
         let features = extractor.compute()
+        if sourceRate < configuration.minimumInputRate {
+            inputProblem = .rateTooLow(measured: sourceRate, required: configuration.minimumInputRate)
+            return nil
+        }
+        if !configuration.gravityRange.contains(features.meanMagnitude) {
+            inputProblem = .noGravity(meanMagnitude: features.meanMagnitude)
+            return nil
+        }
+        inputProblem = nil
         var p = model.probabilities(features)
         if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
             p.stationary += p.walking + p.running
@@ -106,36 +137,20 @@ public final class ActivityDetector {
             if now.running { p.running += p.stationary } else { p.walking += p.stationary }
             p.stationary = 0
         }
-        if isPedalling(features) {
-            p.scale(by: 0.1)
-            p.cycling = 0.9
-        }
         decisionCount += 1
         lastDecision = Decision(time: s.time, features: features, probabilities: p)
-        let turning = features.gyroscopeAvailable && features.gyroRMS >= configuration.cyclingMinimumGyroRMS
-        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning
+        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log
         if quietNow {
             // The last half window is quiet: no gait now, whatever the older half held.
-            p.stationary += p.walking + p.running + p.cycling
+            p.stationary += p.walking + p.running
             p.walking = 0
             p.running = 0
-            p.cycling = 0
         } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
             return nil
         }
         // 0 at a clearly periodic gait (autocorrelation ≥ 0.5), 1 without one (≤ 0.3).
         let aperiodic = Swift.min(1, Swift.max(0, (0.5 - features.periodicity) / 0.2))
         return stateMachine.decide(time: s.time, probabilities: p, aperiodic: aperiodic)
-    }
-
-    /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
-    /// cadence with the device turning noticeably, and |f| varying at that same cadence (or not
-    /// periodically) rather than twice per leg swing as in walking and running.
-    private func isPedalling(_ f: ActivityFeatures) -> Bool {
-        let c = configuration
-        guard f.gyroscopeAvailable, f.gyroRMS >= c.cyclingMinimumGyroRMS, f.gyroPeriodicity >= c.cyclingGyroPeriodicity,
-              c.cyclingCadenceRange.contains(f.gyroCadence), f.gyroCadence > 0 else { return false }
-        return f.periodicity < c.gaitPeriodicity || c.cyclingCadenceRatio.contains(f.cadence / f.gyroCadence)
     }
 
     /// A periodic gait whose step rate only running reaches.
