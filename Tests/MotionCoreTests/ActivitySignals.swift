@@ -34,10 +34,6 @@ enum SyntheticMotion {
     case vehicle(vibration: Double)
     /// Phone in a thigh pocket while pedalling at `cadence` rev/s: the thigh swings ±0.45 rad.
     case pedalling(cadence: Double)
-    /// Aperiodic high-energy motion (a device carried about, tumbled, a ball game): the device
-    /// turns at random (~2 rad/s) and is pushed by random forces of std `energy` m/s² with ~0.3 s
-    /// correlation — energetic like a gait but with no rhythm.
-    case tumbling(energy: Double)
 }
 
 struct SyntheticRecording {
@@ -48,9 +44,6 @@ struct SyntheticRecording {
     let up = Vector3(0.3, -0.5, 0.81).normalized
     var phase = 0.0
     var vehiclePhase = 0.0
-    /// `tumbling` state: the current up direction and the correlated push.
-    var tumbleUp = Vector3(0, 0, 1)
-    var push = Vector3.zero
 
     init(rate: Double, seed: UInt64 = 42) {
         self.rate = rate
@@ -96,13 +89,6 @@ struct SyntheticRecording {
                 let c = Glibc.cos(angle), s = Glibc.sin(angle)
                 f = Vector3(0, g * s, g * c) + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 0.3
                 w = Vector3(rate, rng.gaussian() * 0.05, rng.gaussian() * 0.05)
-            case .tumbling(let energy):
-                let spin = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 2.0
-                tumbleUp = (tumbleUp + spin.cross(tumbleUp) * dt).normalized
-                let a = dt / 0.3
-                push = push * (1 - a) + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * (energy * (2 * a).squareRoot())
-                f = tumbleUp * g + push
-                w = spin
             }
             body(time, f, w)
             time += dt

@@ -8,7 +8,7 @@ struct ClassifyCommand: Command {
     let summary = "run the activity detector over a recording CSV and write predictions"
     let usage = """
     usage: edgemotion classify --input FILE.csv --output PRED.csv [--config FILE.json]
-                               [--recording ID] [--features-out FEATURES.csv] [--rate HZ]
+                               [--recording ID] [--features-out FEATURES.csv]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz][,label]; m/s², rad/s; plain or
     .gz), runs the activity detector and writes one row per decision window once an activity is
@@ -21,16 +21,11 @@ struct ClassifyCommand: Command {
       --recording ID     add a recording column with ID (needed when scoring several recordings).
       --features-out F   also write every decision's features and the truth label (for fitting).
       --no-gyro          ignore the recording's gyroscope columns.
-      --rate HZ          keep only every sample that is ≥ 1/HZ s after the last one kept (plain
-                         decimation, no filtering, as a sensor set to a low output data rate delivers).
-
-    When the detector withholds decisions because its input is too slow or has no gravity in it,
-    the reason is printed on standard error (once per problem) and those seconds have no rows.
     """
 
     func run(arguments: [String]) -> Int32 {
         guard let options = OptionScanner(command: name, arguments: arguments,
-                                          valued: ["--input", "--output", "--config", "--recording", "--features-out", "--rate"],
+                                          valued: ["--input", "--output", "--config", "--recording", "--features-out"],
                                           flagNames: ["--no-gyro"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion classify: unexpected argument '\(options.positional[0])'. Run 'edgemotion classify --help'.")
@@ -39,14 +34,6 @@ struct ClassifyCommand: Command {
         let input = options["--input"], output = options["--output"], config = options["--config"]
         let recording = options["--recording"], featuresOut = options["--features-out"]
         let useGyro = !options.flags.contains("--no-gyro")
-        var keepInterval = 0.0
-        if let text = options["--rate"] {
-            guard let hz = Double(text), hz > 0, hz.isFinite else {
-                printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0")
-                return 64
-            }
-            keepInterval = 1 / hz
-        }
         guard let input, let output else {
             printError("edgemotion classify: --input and --output are required. Run 'edgemotion classify --help'.")
             return 64
@@ -71,34 +58,20 @@ struct ClassifyCommand: Command {
         let detector = ActivityDetector(configuration: configuration, model: model)
         var pred = "t_s,label,confidence,flags" + (recording != nil ? ",recording" : "") + "\n"
         var feats = featuresOut == nil ? "" : "t_s," + ActivityFeatures.names.joined(separator: ",")
-            + ",mean_mag,gyro_rms,label" + (recording != nil ? ",recording" : "") + "\n"
+            + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,label" + (recording != nil ? ",recording" : "") + "\n"
         let recordingSuffix = recording.map { "," + $0 } ?? ""
         var decisions = 0
-        var nextKept = -Double.infinity
-        var lastProblem: ActivityInputProblem?
         do {
             while let row = try reader.next() {
-                if keepInterval > 0 {
-                    // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
-                    guard row.time >= nextKept - 1e-6 else { continue }
-                    nextKept += keepInterval
-                    if nextKept <= row.time { nextKept = row.time + keepInterval }
-                }
                 _ = detector.update(time: row.time, specificForce: row.specificForce,
                                     rotationRate: useGyro ? row.rotationRate : nil)
-                if let problem = detector.inputProblem, problem != lastProblem {
-                    if lastProblem.map({ Self.sameKind($0, problem) }) != true {
-                        printError("edgemotion classify: warning: \(input) at t = \(Self.format(row.time)) s: \(problem.message)")
-                    }
-                }
-                lastProblem = detector.inputProblem
                 guard detector.decisionCount != decisions else { continue }
                 decisions = detector.decisionCount
                 let d = detector.lastDecision
                 if featuresOut != nil {
                     feats += "\(d.time)"
                     for k in 0..<ActivityFeatures.modelFeatureCount { feats += ",\(d.features[k])" }
-                    feats += ",\(d.features.meanMagnitude),\(d.features.gyroRMS)"
+                    feats += ",\(d.features.gyroRMS),\(d.features.gyroPeriodicity),\(d.features.gyroCadence)"
                     feats += "," + (row.label ?? "") + recordingSuffix + "\n"
                 }
                 if let a = detector.currentActivity {
@@ -117,13 +90,6 @@ struct ClassifyCommand: Command {
             return 73
         }
         return 0
-    }
-
-    private static func sameKind(_ a: ActivityInputProblem, _ b: ActivityInputProblem) -> Bool {
-        switch (a, b) {
-        case (.rateTooLow, .rateTooLow), (.noGravity, .noGravity): true
-        default: false
-        }
     }
 
     static func format(_ t: Double) -> String {

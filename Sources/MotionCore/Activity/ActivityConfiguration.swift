@@ -1,15 +1,12 @@
 /// Tunable settings of the activity detector: internal rate, window, and the stream layer's
 /// hysteresis. Defaults are the values `scripts/activity-accuracy` was scored with.
 public struct ActivityConfiguration: Sendable, Hashable {
-    /// Internal rate every source is resampled to, Hz (box average above it, linear interpolation
-    /// below). 10 Hz: the lowest rate the detector accepts, so its features mean the same for a
-    /// 10 Hz low-power accelerometer and a 1 kHz IMU (gait, pedalling and vehicle sway all lie
-    /// below 5 Hz).
-    public var internalRate: Double = 10
-    /// Window length in internal samples (a power of two for the FFT): 64 at 10 Hz = 6.4 s.
-    public var windowLength: Int = 64
-    /// Internal samples between decisions: 10 at 10 Hz = one decision per second.
-    public var hop: Int = 10
+    /// Internal rate every source is resampled to, Hz (box average above it, linear interpolation below).
+    public var internalRate: Double = 25
+    /// Window length in internal samples (a power of two for the FFT): 128 at 25 Hz = 5.12 s.
+    public var windowLength: Int = 128
+    /// Internal samples between decisions: 25 at 25 Hz = one decision per second.
+    public var hop: Int = 25
     /// A gap between source samples longer than this (s) restarts the window (the state is kept).
     public var maximumGap: Double = 1.0
 
@@ -46,22 +43,32 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// stationary windows (90 % below 0.55) and walking windows (90 % above 1.5).
     public var gaitEndMaximumStd: Double = 0.8
 
+    /// Cycling (hand-set, not fitted: no real cycling data exists): minimum gyro periodicity in the
+    /// pedalling band, and the pedalling band in Hz.
+    public var cyclingGyroPeriodicity: Double = 0.6
+    public var cyclingCadenceRange: ClosedRange<Double> = 0.6...1.8
+    /// Cycling also needs gyro rms above this, rad/s: a thigh-pocket device swings at ~1–4 rad/s; the car data never exceeds 0.45.
+    public var cyclingMinimumGyroRMS: Double = 1.0
+    /// Cycling: |f| varies at the pedal cadence (ratio of the step cadence of |f| to the gyro cadence
+    /// within this range), whereas in walking and running |f| beats twice per leg swing (ratio ≈ 2).
+    public var cyclingCadenceRatio: ClosedRange<Double> = 0.75...1.35
+
     /// Running rule (hand-set, physical): a periodic gait (periodicity ≥ `gaitPeriodicity`) at
     /// ≥ `runningCadence` steps/s with |f| std ≥ `runningMinimumStd` m/s² is running, whatever its
-    /// amplitude (brisk walking stays below ~2.3 steps/s; amplitude depends on where the device is
-    /// worn, cadence does not).
+    /// amplitude (brisk walking stays below ~2.3 steps/s; the fitted model leans on amplitude,
+    /// which depends on where the device is worn). Never fires on the dev walking windows.
     public var runningCadence: Double = 2.4
     public var gaitPeriodicity: Double = 0.6
     public var runningMinimumStd: Double = 2.0
 
     /// Input guard: below this source rate (Hz, measured over each decision hop) the detector
-    /// withholds decisions and reports `ActivityInputProblem.rateTooLow` (its features need 10 Hz;
-    /// 8 leaves room for a jittery 10 Hz source).
+    /// withholds decisions and reports `ActivityInputProblem.rateTooLow` (8 leaves room for a
+    /// jittery 10 Hz source; below that the resampler would be interpolating most samples).
     public var minimumInputRate: Double = 8
     /// Input guard: a window whose mean |f| lies outside this range (m/s²) is not raw specific
     /// force in m/s² (gravity removed, or in g): decisions are withheld and
-    /// `ActivityInputProblem.noGravity` is reported. Raw acceleration averages ≈ 9.81 over
-    /// seconds whatever the motion (free fall and jumps last well under a window).
+    /// `ActivityInputProblem.noGravity` is reported. Raw acceleration averages ≈ 9.81 over a
+    /// window whatever the motion (free fall and jumps last well under a window).
     public var gravityRange: ClosedRange<Double> = 6.5...13.5
 
     public init() {}

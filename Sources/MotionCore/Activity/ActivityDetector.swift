@@ -3,11 +3,9 @@
 ///
 /// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
 /// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
-/// plus hand-set physical rules (quiet windows cannot be a gait, a running cadence is running)
-/// → `ActivityStateMachine` (votes, hysteresis, vehicle stops). Works from raw specific force,
-/// with or without a gyroscope (the model reads the accelerometer only), or from fused
-/// `DeviceMotion`. Input that is too slow or has no gravity in it withholds decisions and sets
-/// `inputProblem`. Every buffer is allocated in `init`; `update` never allocates.
+/// plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
+/// vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
+/// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
 public final class ActivityDetector {
     /// What the detector decided at its latest decision window (for tools and diagnostics).
     @frozen
@@ -99,7 +97,7 @@ public final class ActivityDetector {
         }
         extractor.append(specificForce: s.specificForce, rotationRate: s.hasRotationRate ? s.rotationRate : nil)
         sinceDecision += 1
-        if !(rateCheckTime == rateCheckTime) {
+        if rateCheckTime.isNaN {
             rateCheckTime = s.time
             sourceSamples = 0
         }
@@ -137,20 +135,36 @@ public final class ActivityDetector {
             if now.running { p.running += p.stationary } else { p.walking += p.stationary }
             p.stationary = 0
         }
+        if isPedalling(features) {
+            p.scale(by: 0.1)
+            p.cycling = 0.9
+        }
         decisionCount += 1
         lastDecision = Decision(time: s.time, features: features, probabilities: p)
-        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log
+        let turning = features.gyroscopeAvailable && features.gyroRMS >= configuration.cyclingMinimumGyroRMS
+        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning
         if quietNow {
             // The last half window is quiet: no gait now, whatever the older half held.
-            p.stationary += p.walking + p.running
+            p.stationary += p.walking + p.running + p.cycling
             p.walking = 0
             p.running = 0
+            p.cycling = 0
         } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
             return nil
         }
         // 0 at a clearly periodic gait (autocorrelation ≥ 0.5), 1 without one (≤ 0.3).
         let aperiodic = Swift.min(1, Swift.max(0, (0.5 - features.periodicity) / 0.2))
         return stateMachine.decide(time: s.time, probabilities: p, aperiodic: aperiodic)
+    }
+
+    /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
+    /// cadence with the device turning noticeably, and |f| varying at that same cadence (or not
+    /// periodically) rather than twice per leg swing as in walking and running.
+    private func isPedalling(_ f: ActivityFeatures) -> Bool {
+        let c = configuration
+        guard f.gyroscopeAvailable, f.gyroRMS >= c.cyclingMinimumGyroRMS, f.gyroPeriodicity >= c.cyclingGyroPeriodicity,
+              c.cyclingCadenceRange.contains(f.gyroCadence), f.gyroCadence > 0 else { return false }
+        return f.periodicity < c.gaitPeriodicity || c.cyclingCadenceRatio.contains(f.cadence / f.gyroCadence)
     }
 
     /// A periodic gait whose step rate only running reaches.

@@ -1,46 +1,31 @@
 /// Keeps the last window of internal samples in preallocated rings and computes
 /// `ActivityFeatures` over it on demand (once per decision hop).
 ///
-/// Per internal sample (`append`, O(1)): the gravity direction is estimated by a first-order
-/// low-pass of the specific force (time constant `gravityTimeConstant`), and the sample is split
-/// into |f|, its dynamic part along that estimated vertical, the magnitude of the dynamic part in
-/// the horizontal plane, and the angle the estimate turned since the previous sample. Nothing
-/// depends on which sensor axis points where.
-///
 /// Everything — rings, the FFT, scratch arrays — is allocated in `init`; `append` and `compute`
 /// never allocate.
 public final class ActivityFeatureExtractor {
     public let rate: Double
     public let windowLength: Int
-    /// Time constant of the gravity low-pass, s (cut-off ≈ 0.16 Hz: below every gait, above a
-    /// hand's slow re-orientation).
-    public let gravityTimeConstant: Double
-    private let mag, vert, horiz, turn, ux, uy, uz, gyro: UnsafeMutableBufferPointer<Double>
-    private let dyn, hann: UnsafeMutableBufferPointer<Double>
+    private let fx, fy, fz, wx, wy, wz: UnsafeMutableBufferPointer<Double>
+    private let mag, dyn, hann: UnsafeMutableBufferPointer<Double>
     private let fft: RadixTwoFFT
     private var writeIndex = 0
     /// Internal samples in the window (saturates at `windowLength`).
     public private(set) var filled = 0
     /// Consecutive most recent samples that had a rotation rate.
     private var gyroRun = 0
-    private var gravity = Vector3.zero
-    private var up = Vector3.zero
-    private var primed = false
-    private let alpha: Double
 
-    public init(rate: Double, windowLength: Int, gravityTimeConstant: Double = 1.0) {
+    public init(rate: Double, windowLength: Int) {
         self.rate = rate
         self.windowLength = windowLength
-        self.gravityTimeConstant = gravityTimeConstant
-        alpha = (1 / rate) / (gravityTimeConstant + 1 / rate)
         func buffer() -> UnsafeMutableBufferPointer<Double> {
             let b = UnsafeMutableBufferPointer<Double>.allocate(capacity: windowLength)
             b.initialize(repeating: 0)
             return b
         }
-        mag = buffer(); vert = buffer(); horiz = buffer(); turn = buffer()
-        ux = buffer(); uy = buffer(); uz = buffer(); gyro = buffer()
-        dyn = buffer(); hann = buffer()
+        fx = buffer(); fy = buffer(); fz = buffer()
+        wx = buffer(); wy = buffer(); wz = buffer()
+        mag = buffer(); dyn = buffer(); hann = buffer()
         for i in 0..<windowLength {
             hann[i] = 0.5 - 0.5 * (2 * Double.pi * Double(i) / Double(windowLength - 1)).cos
         }
@@ -48,42 +33,24 @@ public final class ActivityFeatureExtractor {
     }
 
     deinit {
-        for b in [mag, vert, horiz, turn, ux, uy, uz, gyro, dyn, hann] { b.deallocate() }
+        for b in [fx, fy, fz, wx, wy, wz, mag, dyn, hann] { b.deallocate() }
     }
 
     /// Whether a full window is available.
     public var isFull: Bool { filled >= windowLength }
 
-    /// Forgets the window and the gravity estimate (after a source gap).
+    /// Forgets the window (after a source gap).
     public func reset() {
         filled = 0
         gyroRun = 0
         writeIndex = 0
-        primed = false
     }
 
     /// Appends one internal sample: specific force m/s², rotation rate rad/s (`nil` without gyro).
     public func append(specificForce f: Vector3, rotationRate w: Vector3?) {
-        if primed {
-            gravity += (f - gravity) * alpha
-        } else {
-            gravity = f
-            primed = true
-        }
-        let gn = gravity.norm
-        let u = gn > 1e-9 ? gravity / gn : Vector3(0, 0, 1)
-        let d = f - gravity
-        let v = d.dot(u)
-        let i = writeIndex
-        mag[i] = f.norm
-        vert[i] = v
-        horiz[i] = Swift.max(0, d.normSquared - v * v).squareRoot()
-        // Small-angle turn of the estimated vertical since the previous sample, rad.
-        turn[i] = filled == 0 ? 0 : (u - up).norm
-        up = u
-        ux[i] = u.x; uy[i] = u.y; uz[i] = u.z
+        fx[writeIndex] = f.x; fy[writeIndex] = f.y; fz[writeIndex] = f.z
         if let w {
-            gyro[i] = w.normSquared
+            wx[writeIndex] = w.x; wy[writeIndex] = w.y; wz[writeIndex] = w.z
             gyroRun = Swift.min(gyroRun + 1, windowLength)
         } else {
             gyroRun = 0
@@ -104,123 +71,169 @@ public final class ActivityFeatureExtractor {
         let n = windowLength
         let dn = Double(n)
         var out = ActivityFeatures()
-        var magMean = 0.0, vMean = 0.0, hSq = 0.0, turnSum = 0.0
-        var meanUp = Vector3.zero
+        // Mean specific force (gravity estimate) and |f|.
+        var g = Vector3.zero
+        var magMean = 0.0
         for i in 0..<n {
             let s = slot(i)
-            dyn[i] = mag[s]
-            magMean += mag[s]
-            vMean += vert[s]
-            hSq += horiz[s] * horiz[s]
-            if i > 0 { turnSum += turn[s] }
-            meanUp += Vector3(ux[s], uy[s], uz[s])
+            let f = Vector3(fx[s], fy[s], fz[s])
+            g += f
+            let m = f.norm
+            mag[i] = m
+            magMean += m
         }
+        g = g / dn
         magMean /= dn
-        vMean /= dn
         out.meanMagnitude = magMean
-        var magVar = 0.0, vVar = 0.0, jerk = 0.0, peak = 0.0
+        let gn = g.normalized
+        var magVar = 0.0, vVar = 0.0, hSq = 0.0, jerk = 0.0
         for i in 0..<n {
-            let md = dyn[i] - magMean
+            let s = slot(i)
+            let d = Vector3(fx[s], fy[s], fz[s]) - g
+            let v = d.dot(gn)
+            vVar += v * v
+            hSq += (d - gn * v).normSquared
+            let md = mag[i] - magMean
             dyn[i] = md
             magVar += md * md
-            peak = Swift.max(peak, abs(md))
             if i > 0 { jerk += abs(md - dyn[i - 1]) }
-            let vd = vert[slot(i)] - vMean
-            vVar += vd * vd
         }
-        let magStd = (magVar / dn).squareRoot()
-        out.logStdMagnitude = (magStd + 0.001).log
-        out.logVerticalStd = ((vVar / dn).squareRoot() + 0.001).log
-        out.logHorizontalRMS = ((hSq / dn).squareRoot() + 0.001).log
-        out.logJerk = (jerk / (dn - 1) * rate + 0.001).log
-        out.crestFactor = magStd > 1e-6 ? peak / magStd : 0
-        out.logTiltRate = (turnSum / (dn - 1) * rate * 180 / Double.pi + 0.01).log
-        let centre = meanUp.normalized
-        var maxAngle = 0.0
-        for i in 0..<n {
-            let s = slot(i)
-            let c = Swift.min(1, Swift.max(-1, Vector3(ux[s], uy[s], uz[s]).dot(centre)))
-            maxAngle = Swift.max(maxAngle, c.acos.degrees)
-        }
-        out.logTiltRange = (maxAngle + 0.01).log
-
         var older = 0.0, newer = 0.0
         for i in 0..<n {
-            if i < n / 2 { older += dyn[i] * dyn[i] } else { newer += dyn[i] * dyn[i] }
+            let md = dyn[i]
+            if i < n / 2 { older += md * md } else { newer += md * md }
         }
         out.halfEnergyLogRatio = ((newer + 1e-4) / (older + 1e-4)).log
+        // Newer half about its own mean.
         var newerMean = 0.0
         for i in (n / 2)..<n { newerMean += dyn[i] }
         newerMean /= Double(n - n / 2)
         var newerVar = 0.0
         for i in (n / 2)..<n { newerVar += (dyn[i] - newerMean) * (dyn[i] - newerMean) }
         out.logStdNewerHalf = ((newerVar / Double(n - n / 2)).squareRoot() + 0.001).log
+        out.logStdMagnitude = ((magVar / dn).squareRoot() + 0.001).log
+        out.logVerticalStd = ((vVar / dn).squareRoot() + 0.001).log
+        out.logHorizontalRMS = ((hSq / dn).squareRoot() + 0.001).log
+        out.logJerk = (jerk / (dn - 1) + 0.001).log
 
-        spectrum(&out)
-
-        // Autocorrelation of |f|: step periodicity, cadence (sub-sample lag) and stride regularity.
-        let minLag = Swift.max(2, Int((rate / 4).rounded(.down)))
-        let maxLag = Swift.min(n - 3, Int((rate / 0.5).rounded(.up)))
-        let (p, lag) = Self.periodicity(dyn, count: n, energy: magVar, minLag: minLag, maxLag: maxLag)
-        out.periodicity = p
-        if lag > 0 {
-            let a = Self.autocorrelation(dyn, n, lag - 1, magVar)
-            let b = Self.autocorrelation(dyn, n, lag, magVar)
-            let c = Self.autocorrelation(dyn, n, lag + 1, magVar)
-            let curvature = a - 2 * b + c
-            let shift = curvature < 0 ? Swift.min(0.5, Swift.max(-0.5, 0.5 * (a - c) / curvature)) : 0
-            out.cadence = rate / (Double(lag) + shift)
-            let stride = Int((2 * (Double(lag) + shift)).rounded())
-            out.strideRegularity = stride < n - 1 ? Self.autocorrelation(dyn, n, stride, magVar) : 0
-        }
-
-        if gyroRun >= n {
-            var sq = 0.0
-            for i in 0..<n { sq += gyro[slot(i)] }
-            out.gyroscopeAvailable = true
-            out.gyroRMS = (sq / dn).squareRoot()
-        }
-        return out
-    }
-
-    /// Band fractions and entropy of the |f| power spectrum (Hann window, bins above 0.2 Hz).
-    private func spectrum(_ out: inout ActivityFeatures) {
-        let n = windowLength
+        // Spectrum of |f| (Hann window): band fractions.
         for i in 0..<n {
             fft.real[i] = dyn[i] * hann[i]
             fft.imaginary[i] = 0
         }
         fft.forward()
-        let binHz = rate / Double(n)
-        var total = 0.0, low = 0.0, gait = 0.0, high = 0.0
-        var bins = 0
+        var total = 0.0, high = 0.0, gait = 0.0, low = 0.0
+        let binHz = rate / dn
         for k in 1...(n / 2) {
             let hz = Double(k) * binHz
             if hz < 0.2 { continue }
             let p = fft.real[k] * fft.real[k] + fft.imaginary[k] * fft.imaginary[k]
-            fft.imaginary[k] = p
             total += p
-            bins += 1
-            if hz < 0.9 { low += p } else if hz < 2.6 { gait += p } else { high += p }
+            if hz >= 5 { high += p } else if hz >= 0.8 && hz < 3.5 { gait += p } else if hz < 0.8 { low += p }
         }
-        guard total > 1e-12, bins > 1 else { return }
-        out.lowFrequencyFraction = low / total
-        out.gaitFraction = gait / total
-        out.highFrequencyFraction = high / total
-        var entropy = 0.0
-        for k in 1...(n / 2) where Double(k) * binHz >= 0.2 {
-            let q = fft.imaginary[k] / total
-            if q > 1e-12 { entropy -= q * q.log }
+        if total > 1e-12 {
+            out.highFrequencyFraction = high / total
+            out.gaitFraction = gait / total
+            out.lowFrequencyFraction = low / total
         }
-        out.spectralEntropy = entropy / Double(bins).log
+
+        horizontalSpectrum(&out, gravityDirection: gn, mean: g)
+
+        // Tilt of 1 s block means against the window mean.
+        let block = Swift.max(1, Int(rate.rounded()))
+        var maxAngle = 0.0
+        var b = 0
+        while b + block <= n {
+            var m = Vector3.zero
+            for i in b..<(b + block) {
+                let s = slot(i)
+                m += Vector3(fx[s], fy[s], fz[s])
+            }
+            let c = m.normalized.dot(gn)
+            maxAngle = Swift.max(maxAngle, c.acos.degrees)
+            b += block
+        }
+        out.logTiltMax = (maxAngle + 0.01).log
+
+        // Autocorrelation of |f| for the step periodicity and cadence.
+        let (p, lag) = Self.periodicity(dyn, count: n, energy: magVar,
+                                        minLag: Int((rate / 3.6).rounded()), maxLag: Int((rate / 0.5).rounded()))
+        out.periodicity = p
+        out.cadence = lag > 0 ? rate / Double(lag) : 0
+
+        if gyroRun >= n { gyroFeatures(&out) }
+        return out
     }
 
-    @inline(__always)
-    private static func autocorrelation(_ x: UnsafeMutableBufferPointer<Double>, _ n: Int, _ k: Int, _ energy: Double) -> Double {
-        guard energy > 1e-12, k >= 0, k < n else { return 0 }
+    /// Spectral shape of the dynamic specific force perpendicular to the window's mean gravity
+    /// direction (orientation-independent: the power summed over any two horizontal axes). Both
+    /// horizontal axes go through one complex FFT (x + iy); `|X_k|² + |Y_k|² = (|Z_k|² + |Z_{N−k}|²) / 2`.
+    /// Road and body vibration in a vehicle is broadband and rises towards 10 Hz; a hand-held
+    /// device drifts and tilts slowly (power below 3 Hz).
+    private func horizontalSpectrum(_ out: inout ActivityFeatures, gravityDirection gn: Vector3, mean g: Vector3) {
+        let n = windowLength
+        let helper = abs(gn.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+        let e1 = gn.cross(helper).normalized
+        let e2 = gn.cross(e1)
+        for i in 0..<n {
+            let s = slot(i)
+            let d = Vector3(fx[s], fy[s], fz[s]) - g
+            fft.real[i] = d.dot(e1) * hann[i]
+            fft.imaginary[i] = d.dot(e2) * hann[i]
+        }
+        fft.forward()
+        let binHz = rate / Double(n)
+        var total = 0.0, low = 0.0, body = 0.0, high = 0.0
+        for k in 1...(n / 2) {
+            let hz = Double(k) * binHz
+            if hz < 0.2 { continue }
+            let j = n - k
+            var p = fft.real[k] * fft.real[k] + fft.imaginary[k] * fft.imaginary[k]
+            p += fft.real[j] * fft.real[j] + fft.imaginary[j] * fft.imaginary[j]
+            if k == n / 2 { p *= 0.5 }  // Nyquist bin: Z_k and Z_{N−k} are the same bin
+            total += p
+            if hz < 0.8 { low += p } else if hz < 3 { body += p } else if hz >= 6 && hz <= 12.5 { high += p }
+        }
+        // Powers of a Hann-windowed transform; the floor (≈ (0.003 m/s²)² per bin) keeps the
+        // slope finite for a perfectly still synthetic signal.
+        let floor = 1e-5 * Double(n)
+        out.horizontalSpectralSlope = ((high + floor) / (body + floor)).log
+        out.horizontalLowFraction = total > 1e-12 ? low / total : 0
+    }
+
+    private func gyroFeatures(_ out: inout ActivityFeatures) {
+        let n = windowLength
+        let dn = Double(n)
+        var mean = Vector3.zero
+        for i in 0..<n {
+            let s = slot(i)
+            mean += Vector3(wx[s], wy[s], wz[s])
+        }
+        mean = mean / dn
+        // Reuse the scratch arrays: mag/dyn/fft.real hold the three centred axes.
+        let ax = mag, ay = dyn, az = fft.real
+        var energy = 0.0
+        for i in 0..<n {
+            let s = slot(i)
+            ax[i] = wx[s] - mean.x; ay[i] = wy[s] - mean.y; az[i] = wz[s] - mean.z
+            energy += ax[i] * ax[i] + ay[i] * ay[i] + az[i] * az[i]
+        }
+        out.gyroscopeAvailable = true
+        out.gyroRMS = (energy / dn).squareRoot()
+        guard energy > 1e-12 else { return }
+        let (best, bestLag) = Self.bestPeak(minLag: Int((rate / 1.8).rounded()),
+                                            maxLag: Swift.min(n - 2, Int((rate / 0.6).rounded()))) { k in
+            Self.vectorLagProduct(ax, ay, az, n, k) / energy
+        }
+        out.gyroPeriodicity = best
+        out.gyroCadence = bestLag > 0 ? rate / Double(bestLag) : 0
+    }
+
+    private static func vectorLagProduct(_ a: UnsafeMutableBufferPointer<Double>, _ b: UnsafeMutableBufferPointer<Double>,
+                                         _ c: UnsafeMutableBufferPointer<Double>, _ n: Int, _ lag: Int) -> Double {
         var s = 0.0
-        for i in 0..<(n - k) { s += x[i] * x[i + k] }
-        return s / energy
+        for i in 0..<(n - lag) { s += a[i] * a[i + lag] + b[i] * b[i + lag] + c[i] * c[i + lag] }
+        return s
     }
 
     /// The highest local maximum of the normalised autocorrelation of `x` in `minLag…maxLag`, and the
@@ -228,7 +241,11 @@ public final class ActivityFeatureExtractor {
     static func periodicity(_ x: UnsafeMutableBufferPointer<Double>, count n: Int, energy: Double,
                             minLag: Int, maxLag: Int) -> (Double, Int) {
         guard energy > 1e-12, maxLag < n else { return (0, 0) }
-        return bestPeak(minLag: minLag, maxLag: maxLag) { k in autocorrelation(x, n, k, energy) }
+        return bestPeak(minLag: minLag, maxLag: maxLag) { k in
+            var s = 0.0
+            for i in 0..<(n - k) { s += x[i] * x[i + k] }
+            return s / energy
+        }
     }
 
     /// Highest local maximum of `ac` over `minLag…maxLag` and the smallest lag whose local maximum

@@ -1,71 +1,70 @@
-/// The per-window features the activity model reads. Every one is independent of how the device
-/// is mounted: computed from the magnitude of the specific force |f|, its projection on the
-/// *estimated* gravity direction (a low-pass of f, never an assumed axis), the rest of it
-/// (horizontal plane, as a magnitude) and how fast that estimated direction turns. No feature
-/// reads a particular sensor axis.
+/// The per-window features the activity model reads. All are orientation-independent: computed
+/// from the magnitude of the specific force, its projection on the window's mean gravity
+/// direction, and the tilt of that direction — never from a fixed axis.
 ///
-/// All are computed on the detector's internal grid (10 Hz by default), so they mean the same for
-/// a 10 Hz source and a 1 kHz one. Magnitudes in m/s², frequencies in Hz, angles in degrees. The
-/// `log…` features are natural logs of `value + 0.001` (or `+ 0.01` for angles).
+/// Magnitudes are in m/s² (of specific force, gravity included before the window mean is
+/// removed), frequencies in Hz. The `log…` features are natural logs of `value + 0.001`.
 @frozen
 public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// Number of features the model uses (indices 0…modelFeatureCount−1 of `subscript`).
-    public static let modelFeatureCount = 14
+    public static let modelFeatureCount = 12
     /// Names in model order, as written by `edgemotion classify --features-out`.
     public static let names = [
-        "log_std_mag", "log_vertical_std", "log_horizontal_rms", "periodicity", "cadence_hz",
-        "stride_regularity", "low_fraction", "gait_fraction", "high_fraction", "spectral_entropy",
-        "log_jerk", "log_tilt_rate", "log_tilt_range", "crest_factor",
+        "log_std_mag", "log_vertical_std", "log_horizontal_rms", "hf_fraction", "gait_fraction",
+        "low_fraction", "log_tilt_max_deg", "periodicity", "cadence_hz", "log_jerk",
+        "h_spectral_slope", "h_low_fraction",
     ]
 
     /// log of the standard deviation of |f| over the window.
     public var logStdMagnitude = 0.0
-    /// log of the standard deviation of the dynamic specific force along the estimated vertical.
+    /// log of the standard deviation of the dynamic specific force along the mean gravity direction.
     public var logVerticalStd = 0.0
-    /// log of the rms of the dynamic specific force in the estimated horizontal plane.
+    /// log of the rms of the dynamic specific force perpendicular to gravity.
     public var logHorizontalRMS = 0.0
-    /// Height of the highest normalised autocorrelation peak of |f| at lags of 0.25–2 s.
-    public var periodicity = 0.0
-    /// Step frequency of that peak, Hz (1 / lag, with the lag interpolated between grid samples).
-    public var cadence = 0.0
-    /// Normalised autocorrelation of |f| at twice that lag (one stride: left + right step).
-    public var strideRegularity = 0.0
-    /// Fraction of |f| spectral power (above 0.2 Hz) in 0.2–0.9 Hz: vehicles, rowing, hand drift.
-    public var lowFrequencyFraction = 0.0
-    /// Fraction in 0.9–2.6 Hz: walking steps, pedalling.
-    public var gaitFraction = 0.0
-    /// Fraction above 2.6 Hz: running steps, impacts, vibration.
+    /// Fraction of |f| spectral power (above 0.2 Hz) at ≥ 5 Hz: vehicle and road vibration.
     public var highFrequencyFraction = 0.0
-    /// Normalised Shannon entropy (0…1) of the |f| power spectrum above 0.2 Hz: 1 for white noise
-    /// (road vibration), low for one clean periodicity.
-    public var spectralEntropy = 0.0
-    /// log of the mean absolute rate of change of |f|, m/s³.
+    /// Fraction of |f| spectral power in the gait band 0.8–3.5 Hz.
+    public var gaitFraction = 0.0
+    /// Fraction of |f| spectral power in 0.2–0.8 Hz (vehicle accelerating, braking, swaying).
+    public var lowFrequencyFraction = 0.0
+    /// log of the largest angle (degrees) between a 1 s mean of f and the window mean: hand tilts.
+    public var logTiltMax = 0.0
+    /// Height of the highest normalised autocorrelation peak of |f| at lags of 0.28–2 s.
+    public var periodicity = 0.0
+    /// Step frequency of that peak, Hz (1 / lag).
+    public var cadence = 0.0
+    /// log of the mean absolute change of |f| per internal sample.
     public var logJerk = 0.0
-    /// log of the mean rate at which the estimated gravity direction turns, deg/s (a rolling
-    /// limb, a hand that tilts; ~0 on a mount).
-    public var logTiltRate = 0.0
-    /// log of the largest angle between the estimated gravity direction and its window mean, deg.
-    public var logTiltRange = 0.0
-    /// Largest |f| deviation from its window mean over its standard deviation (impacts: jumping).
-    public var crestFactor = 0.0
+
+    /// Horizontal spectral slope: natural log of the ratio of the power of the dynamic specific
+    /// force perpendicular to gravity at 6–12.5 Hz to its power at 0.8–3 Hz. Positive for road and
+    /// body vibration in a vehicle, negative for a hand-held device (slow drift and tilts) and gait.
+    public var horizontalSpectralSlope = 0.0
+    /// Fraction of that horizontal power (above 0.2 Hz) below 0.8 Hz: slow hand drift and tilts.
+    public var horizontalLowFraction = 0.0
 
     /// log of the ratio of |f| variance in the newer half of the window to the older half: large
     /// magnitudes mean the window straddles a change (not used by the model; such windows don't vote).
     public var halfEnergyLogRatio = 0.0
-    /// log of the standard deviation of |f| over the newer half of the window (about its own
+
+    /// log of the standard deviation of |f| over the newer half of the window (about |f|'s window
     /// mean): a quiet newer half means the carrier has stopped, whatever the older half held.
     public var logStdNewerHalf = 0.0
+
     /// Mean |f| over the window, m/s² (≈ 9.81 for raw acceleration; not used by the model, it
     /// guards against input without gravity).
     public var meanMagnitude = 0.0
 
-    // Gyroscope summary, only meaningful when `gyroscopeAvailable`; not used by the model (the
-    // model must work without a gyroscope, and in the development data gyro presence follows the
-    // data set, hence the label).
+    // Gyroscope features, only meaningful when `gyroscopeAvailable`; not used by the fitted model
+    // (in the development data only the car recordings have a gyro: it would leak the label).
     /// The whole window had gyroscope readings.
     public var gyroscopeAvailable = false
-    /// rms of the rotation-rate magnitude over the window, rad/s.
+    /// rms of the rotation rate (mean removed per axis), rad/s.
     public var gyroRMS = 0.0
+    /// Highest normalised autocorrelation of the rotation-rate vector at lags of 0.55–1.7 s (pedalling).
+    public var gyroPeriodicity = 0.0
+    /// Frequency of that peak, Hz.
+    public var gyroCadence = 0.0
 
     public init() {}
 
@@ -76,17 +75,15 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
         case 0: logStdMagnitude
         case 1: logVerticalStd
         case 2: logHorizontalRMS
-        case 3: periodicity
-        case 4: cadence
-        case 5: strideRegularity
-        case 6: lowFrequencyFraction
-        case 7: gaitFraction
-        case 8: highFrequencyFraction
-        case 9: spectralEntropy
-        case 10: logJerk
-        case 11: logTiltRate
-        case 12: logTiltRange
-        case 13: crestFactor
+        case 3: highFrequencyFraction
+        case 4: gaitFraction
+        case 5: lowFrequencyFraction
+        case 6: logTiltMax
+        case 7: periodicity
+        case 8: cadence
+        case 9: logJerk
+        case 10: horizontalSpectralSlope
+        case 11: horizontalLowFraction
         default: .nan
         }
     }
