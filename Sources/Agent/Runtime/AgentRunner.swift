@@ -127,8 +127,14 @@ public final class AgentRunner: @unchecked Sendable {
         // connection handshake; a live source starts after at most 5 s either way.
         install(newClient)
         if !newClient.waitUntilConnected(timeout: .seconds(5)) {
-            log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
-                        ["broker": newClient.options.address.description])
+            // The client logged each failed attempt; say here what it means for the start-up.
+            if let why = newClient.lastFailure, why.isBrokerRefusal {
+                log.error("the broker refuses the connection; sampling starts anyway and the client keeps retrying",
+                          ["broker": newClient.options.address.description, "reason": why.kind.advice])
+            } else {
+                log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
+                            ["broker": newClient.options.address.description])
+            }
         }
 
         do {
@@ -348,7 +354,6 @@ public final class AgentRunner: @unchecked Sendable {
         let statusTopic = topics.status, metaTopic = topics.meta
         let commandPattern = topics.prefix + "/cmd/+"
         let connectionLog = Logger(label: "mqtt")
-        let broker = newClient.options.address.description
         newClient.onConnectionChange = { [weak self, weak newClient] state in
             guard let self, let newClient else { return }
             switch state {
@@ -358,7 +363,7 @@ public final class AgentRunner: @unchecked Sendable {
                 healthDirty.store(true, ordering: .relaxed)
                 homeAssistant?.announce()
             case .connectionFailed(let e, _), .connectionLost(let e, _):
-                connectionLog.warning("\(state)", ["broker": broker])
+                // The client itself logs each failure once; here it only becomes `health`'s last error.
                 recordError("mqtt: " + e.description)
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")

@@ -90,6 +90,7 @@ public final class MQTTClient: Sendable {
     /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
     /// "certificate verify failed"), appended to the failure's detail.
     private let lastLibraryMessage = Mutex<String?>(nil)
+    private let lastFailureState = Mutex<MQTTError?>(nil)
 
     private let publishedCount = Atomic<Int>(0)
     private let publishFailureCount = Atomic<Int>(0)
@@ -370,6 +371,10 @@ public final class MQTTClient: Sendable {
     /// then drops 3.1.1 clients that publish retained messages).
     public var brokerAcceptsRetain: Bool { !retainUnavailable.load(ordering: .relaxed) }
 
+    /// Why the last connection attempt (or connection) failed; nil before any failure. Kept after
+    /// a later success, so a caller that waited in vain can say why.
+    public var lastFailure: MQTTError? { lastFailureState.withLock { $0 } }
+
     /// Whether CONNACK 0 was received and the connection has not been lost since.
     public var isConnected: Bool { connectedFlag.load(ordering: .acquiring) }
 
@@ -428,8 +433,9 @@ public final class MQTTClient: Sendable {
                     if rc != MOSQ_ERR_SUCCESS.rawValue {
                         let refused = refusalCode.load(ordering: .relaxed)
                         failure = refused >= 0
-                            ? MQTTError(.brokerRefused(code: refused), context: context,
-                                        detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s")
+                            ? MQTTError.refusal(code: refused, credentialsSent: options.username != nil, context: context,
+                                                detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s"
+                                                    + (options.username.map { ", user \"\($0)\"" } ?? ""))
                             : MQTTError(mosquittoCode: rc, errno: err, context: context)
                         if refused < 0 && rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
                             failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
@@ -454,6 +460,10 @@ public final class MQTTClient: Sendable {
             if let text = lastLibraryMessage.withLock({ $0 }) {
                 error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
             }
+            if !wasConnected, let hint = protocolHint(for: error) {
+                error.detail += (error.detail.isEmpty ? "" : "; ") + hint
+            }
+            lastFailureState.withLock { $0 = error }
             if wasConnected {
                 logger.warning("connection lost", ["broker": context, "error": error.description,
                                                    "retryInMs": String(delay.milliseconds)])
@@ -466,6 +476,20 @@ public final class MQTTClient: Sendable {
             signal.wait(untilNanos: MonotonicClock.deadline(after: delay)) { stopRequested.load(ordering: .acquiring) }
         }
         finishNetworkLoop()
+    }
+
+    /// A hint for a failed MQTT 5 attempt that reached the broker but never got a usable CONNACK:
+    /// a broker that speaks only MQTT 3.1.1 answers a version-5 CONNECT with CONNACK 1
+    /// ("unacceptable protocol version", which libmosquitto reads as a malformed v5 CONNACK) or
+    /// just closes the connection.
+    private func protocolHint(for error: MQTTError) -> String? {
+        guard options.protocolVersion == .v5 else { return nil }
+        switch error.kind {
+        case .brokerRefused(code: 1), .brokerRefused(code: 132), .protocolError, .connectionLost:
+            return "the broker reached may speak MQTT 3.1.1 only: set mqtt.protocol: \"3.1.1\" (or enable MQTT 5 on the broker)"
+        default:
+            return nil
+        }
     }
 
     /// Stop path on the network thread: send DISCONNECT (suppresses the will), let the loop write it
