@@ -26,7 +26,7 @@ enum StatsPayload {
     }
 
     static func stats(pipeline s: PipelineStatistics, outbox o: OutboxStatistics, mqtt m: MQTTClientStatistics,
-                      reconnects: Int) -> [UInt8] {
+                      reconnects: Int, refusals: MQTTPublishRefusals = MQTTPublishRefusals()) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
@@ -52,6 +52,18 @@ enum StatsPayload {
         }
         w.field("mqtt_reconnects", reconnects)
         w.field("mqtt_acknowledged", m.acknowledged)
+        // MQTT 5 refusals (reason ≥ 0x80) of QoS ≥ 1 publishes, per topic, whoever published them.
+        w.key("mqtt_refused")
+        w.beginArray()
+        for topic in refusals.byTopic.keys.sorted() {
+            let r = refusals.byTopic[topic]!
+            w.beginObject()
+            w.field("topic", topic)
+            w.field("refused", r.count)
+            w.field("reason", Int(r.reason))
+            w.endObject()
+        }
+        w.endArray()
         w.key("outbox")
         w.beginObject()
         w.field("produced", o.produced)

@@ -55,6 +55,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// `client.refusals.total` last reported in `health.last_error`.
+    private var refusalsSeen = 0
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -263,9 +265,18 @@ public final class AgentRunner: @unchecked Sendable {
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
-                               "dropped": "\(o.dropped.values.reduce(0, +))", "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "dropped": "\(o.dropped.values.reduce(0, +))", "refused_by_broker": "\(client.refusals.total)",
+                               "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "delivery": Self.deliveryNote(client.options.protocolVersion),
                                "took_ms": "\((MonotonicClock.nowNanos() - t0) / 1_000_000)"])
         return 0
+    }
+
+    /// What `acknowledged` in the stop summary can and cannot prove (docs/reliability.md).
+    static func deliveryNote(_ version: MQTTProtocolVersion) -> String {
+        version == .v5
+            ? "QoS 0 delivery is unknowable (no acknowledgement; an ACL refusal of it is silent); QoS 1 refusals are counted in refused_by_broker"
+            : "MQTT 3.1.1: QoS 0 delivery is unknowable and a broker acknowledges QoS 1 publishes its ACL drops, so acknowledged is not proof of delivery; use protocol 5 to see refusals"
     }
 
     // MARK: Parts
@@ -668,12 +679,17 @@ public final class AgentRunner: @unchecked Sendable {
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
         return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
-                                  reconnects: reconnectsBase + m.reconnects)
+                                  reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
     private func publishHealth(direct: Bool = false) {
         let source = publisher.takeSourceStatus()
         let o = outbox.statistics
+        let refusals = client.refusals
+        if refusals.total != refusalsSeen, let text = refusals.last {
+            refusalsSeen = refusals.total
+            lastError.withLock { $0 = ("mqtt: " + text, MonotonicClock.realtimeNanos()) }
+        }
         var error = lastError.withLock { $0 }
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,

