@@ -104,12 +104,16 @@ enum StatsPayload {
 
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
-                       broker: String, failovers: Int) -> [UInt8] {
+                       broker: String, failovers: Int, storageProblems: [String] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
-        w.field("status", sourceFailing ? "degraded" as StaticString : "ok" as StaticString)
+        let degraded = sourceFailing || !storageProblems.isEmpty
+        w.field("status", degraded ? "degraded" as StaticString : "ok" as StaticString)
         w.field("source", sourceFailing ? "failing" as StaticString : "ok" as StaticString)
         if let sourceError { w.field("source_error", sourceError) }
+        // Any store (spool, activity history, recorder) that cannot write right now, and why.
+        w.field("storage", storageProblems.isEmpty ? "ok" as StaticString : "failing" as StaticString)
+        if !storageProblems.isEmpty { w.field("storage_error", storageProblems.joined(separator: "; ")) }
         w.field("mqtt", connected ? "connected" as StaticString : "disconnected" as StaticString)
         if let lastError {
             w.field("last_error", lastError)

@@ -55,6 +55,10 @@ public final class AgentRunner: @unchecked Sendable {
     private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// The file recorder (`recorder.enabled`), for `health`'s storage state.
+    private var recorder: FileSensorRecorder?
+    /// Storage problems last published in `health` (republished when they change).
+    private var storageProblemsSeen: [String] = []
     /// `client.refusals.total` last reported in `health.last_error`.
     private var refusalsSeen = 0
 
@@ -123,6 +127,7 @@ public final class AgentRunner: @unchecked Sendable {
         let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
             rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
         extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
+        self.recorder = recorder
         recordingCatalog = recorder.map { r in RecordingCatalog(store: r.store, activeFile: { [weak r] in r?.currentFile }) }
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
@@ -206,6 +211,11 @@ public final class AgentRunner: @unchecked Sendable {
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
             announceSourceTransitions(stats: stats)
+            if now >= nextStats {
+                // Writes a full disk refused are retried here; `health` follows every change.
+                activity?.store.retryPending()
+                if storageProblems() != storageProblemsSeen { healthDirty.store(true, ordering: .relaxed) }
+            }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -692,15 +702,34 @@ public final class AgentRunner: @unchecked Sendable {
         }
         var error = lastError.withLock { $0 }
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        let storage = storageProblems()
+        if storage != storageProblemsSeen {
+            if !storage.isEmpty { log.warning("a store cannot write; health is degraded", ["problems": storage.joined(separator: "; ")]) }
+            else if !storageProblemsSeen.isEmpty { log.notice("every store writes again") }
+            storageProblemsSeen = storage
+        }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
-                                          broker: client.options.address.description, failovers: failovers)
+                                          broker: client.options.address.description, failovers: failovers,
+                                          storageProblems: storage)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
             outbox.enqueueState(topic: topics.health, payload: payload, qos: 1, retain: true)
         }
+    }
+
+    /// Every store that cannot write right now, with its reason: the spool, the activity history
+    /// (writes kept in memory for retry) and the recorder (paused).
+    private func storageProblems() -> [String] {
+        var out: [String] = []
+        if let p = outbox.statistics.spoolWriteProblem { out.append(p) }
+        if let store = activity?.store, let p = store.writeProblem {
+            out.append("activity history: \(store.pendingWrites) write(s) kept in memory for retry: \(p)")
+        }
+        if let r = recorder, let e = r.status.error { out.append("recorder paused: \(e)") }
+        return out
     }
 
     private func statusLine() -> String {

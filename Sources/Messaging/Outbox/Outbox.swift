@@ -497,6 +497,7 @@ public final class Outbox: Sendable {
             }
             if let failure { st.stats.lastError = failure }
             st.stats.spoolWriteFailures = spool?.writeFailures ?? 0
+            st.stats.spoolWriteProblem = spool?.writeProblem
             st.stats.spoolFileBytes = spool?.fileBytes ?? 0
             let inflightEvents = st.inflight.values.contains { $0.klass == .event }
             guard let spool else { return nil }
