@@ -211,6 +211,7 @@ public final class AgentRunner: @unchecked Sendable {
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
             announceSourceTransitions(stats: stats)
+            if now >= nextStats { announceClockStep() }
             if now >= nextStats {
                 // Writes a full disk refused are retried here; `health` follows every change.
                 activity?.store.retryPending()
@@ -504,6 +505,16 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
         }
         healthDirty.store(true, ordering: .relaxed)
+    }
+
+    /// A step of the realtime clock (NTP's first sync, `date -s`), checked each stats tick: UTC
+    /// is mapped anew from then on (never reordering samples) and the step announced once on
+    /// `events/status` as `clockStepped` (docs/topics.md).
+    private func announceClockStep() {
+        guard let step = publisher.remapClockIfStepped() else { return }
+        let seconds = Double(step.nanos) / 1e9
+        log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
+        outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: ClockStepEvent.payload(step: step))
     }
 
     private func recordError(_ text: String) {
