@@ -64,7 +64,9 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
             }
             if writer == nil {
                 try store.prepare()
-                let utc = MonotonicClock.realtimeNanos()
+                // Named and aged by the samples' own UTC times (the recording's mapping), so a
+                // wall-clock step neither misnames a file nor makes retention delete a fresh one.
+                let utc = UInt64(bitPattern: clock.utcNanos(monotonic: samples[0].timestampNanos))
                 let path = store.newFilePath(utcNanos: Int64(bitPattern: utc))
                 writer = try RecordingWriter(path: path, header: makeHeader(Int64(bitPattern: utc)))
                 openedNanos = now
