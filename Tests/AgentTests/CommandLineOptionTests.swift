@@ -35,11 +35,9 @@ struct CommandLineOptionTests {
         #expect(stray == 64 && out3.contains("unexpected argument 'extra'"), "\(out3)")
     }
 
-    @Test func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
-        guard let trial = SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
+        let trial = try #require(SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz"))
         // A directory in the file's place: open succeeds, read fails (EISDIR) — even for root.
         let dir = NSTemporaryDirectory() + "edgemotion-cal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
@@ -54,11 +52,9 @@ struct CommandLineOptionTests {
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
-    @Test func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
-        guard let walk = SharedData.path("data/activity/st_har/walking_01.csv") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/activity/st_har/walking_01.csv") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
+        let walk = try #require(SharedData.path("data/activity/st_har/walking_01.csv"))
         let dir = NSTemporaryDirectory() + "edgemotion-classify-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -104,7 +104,8 @@ enum StatsPayload {
 
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
-                       broker: String, failovers: Int, storageProblems: [String] = []) -> [UInt8] {
+                       broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil,
+                       storageProblems: [String] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         let degraded = sourceFailing || !storageProblems.isEmpty
@@ -118,6 +119,11 @@ enum StatsPayload {
         if let lastError {
             w.field("last_error", lastError)
             if let t = lastErrorNanos { w.field("last_error_time_utc_us", Int64(t / 1000)) }
+        }
+        if let r = reloadRejected {
+            // Until the next good reload: the file on disk is not what runs.
+            w.field("reload_rejected", r.text)
+            w.field("reload_rejected_time_utc_us", Int64(r.nanos / 1000))
         }
         w.field("broker", broker)
         w.field("mqtt_reconnects", reconnects)

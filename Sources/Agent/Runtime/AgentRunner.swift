@@ -31,6 +31,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var service: MotionService!
     /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Sample numbers and counters carried across pipeline restarts (reloads).
+    private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
@@ -133,7 +135,21 @@ public final class AgentRunner: @unchecked Sendable {
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
         install(newClient)
-        if !newClient.waitUntilConnected(timeout: .seconds(5)) {
+        let connected: Bool
+        switch waitForBroker(newClient, timeout: 5) {
+        case .connected: connected = true
+        case .timedOut: connected = false
+        case .stopRequested(let signo):
+            // Nothing was sampled yet: no pipeline to drain, only the client and the outbox.
+            let reason = signo == SIGINT ? "SIGINT" : "SIGTERM"
+            log.notice("stopping", ["reason": reason, "during": "the initial broker wait"])
+            notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+            outbox.stop(timeout: .milliseconds(200))
+            client.disconnect(timeout: .milliseconds(500))
+            log.notice("stopped", ["samples": "0", "reason": reason])
+            return 0
+        }
+        if !connected {
             // The client logged each failed attempt; say here what it means for the start-up.
             if let why = newClient.lastFailure, why.isBrokerRefusal {
                 log.error("the broker refuses the connection; sampling starts anyway and the client keeps retrying",
@@ -162,6 +178,57 @@ public final class AgentRunner: @unchecked Sendable {
         return stop(reason: exitReason)
     }
 
+    /// How the initial wait for the broker ended.
+    private enum BrokerWait { case connected, timedOut, stopRequested(Int32) }
+
+    /// Waits up to `timeout` seconds for the first connection while taking signals every 50 ms,
+    /// so SIGTERM/SIGINT end the wait at once; a SIGHUP meanwhile is applied once sampling runs.
+    private func waitForBroker(_ client: MQTTClient, timeout: Double) -> BrokerWait {
+        let deadline = MonotonicClock.nowNanos() + UInt64(timeout * 1e9)
+        while true {
+            if client.isConnected { return .connected }
+            let now = MonotonicClock.nowNanos()
+            if now >= deadline { return .timedOut }
+            switch SignalWaiter.wait(timeout: min(0.05, Double(deadline - now) * 1e-9)) {
+            case .terminate(let signo): return .stopRequested(signo)
+            case .reload: reloadPending = true
+            case let other?: handleSignal(other)
+            case nil: break
+            }
+        }
+    }
+
+    /// Where query answers may go, for the running configuration and topic prefix.
+    private var replyTopicPolicy: ReplyTopicPolicy {
+        ReplyTopicPolicy(prefix: topics.prefix, template: configuration.mqtt.topicPrefix,
+                         allowedPrefix: configuration.control.replyTopicPrefix)
+    }
+    /// Refused requests and reply topics, logged bounded (shared by every responder).
+    private let requestLog = RequestLog()
+
+    /// A SIGHUP received before the main loop ran (applied by its first turn).
+    private var reloadPending = false
+    /// Ignored signals already logged (each is logged once).
+    private var loggedSignals: Set<Int32> = []
+
+    /// SIGUSR1 (statistics now) and the signals taken only so they cannot end the process.
+    private func handleSignal(_ received: SignalWaiter.Received) {
+        switch received {
+        case .statistics:
+            // Before the pipeline exists (the initial broker wait) there is nothing to count yet.
+            log.notice("statistics requested (SIGUSR1)", ["status": pipeline == nil ? "starting: waiting for the broker" : statusLine()])
+            statisticsRequested = true
+        case .ignored(let signo):
+            if loggedSignals.insert(signo).inserted {
+                log.notice("signal ignored", ["signal": SignalWaiter.name(signo), "note": "logged once; SIGTERM stops, SIGHUP reloads, SIGUSR1 reports statistics"])
+            }
+        case .terminate, .reload: break
+        }
+    }
+
+    /// SIGUSR1 asked for `stats` and `health` now.
+    private var statisticsRequested = false
+
     private func mainLoop(duration: Double?) -> String {
         let start = MonotonicClock.nowNanos()
         var nextStats = start + statsIntervalNanos
@@ -172,12 +239,23 @@ public final class AgentRunner: @unchecked Sendable {
         var nextWatchdog = start
         var disconnectedSince: UInt64?
         while true {
+            if reloadPending {
+                reloadPending = false
+                reload()
+                nextStats = 0
+            }
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
                 return signo == SIGINT ? "SIGINT" : "SIGTERM"
             case .reload:
                 reload()
                 nextStats = 0
+            case let other?:
+                handleSignal(other)
+                if statisticsRequested {
+                    statisticsRequested = false
+                    nextStats = 0
+                }
             case nil:
                 break
             }
@@ -189,7 +267,7 @@ public final class AgentRunner: @unchecked Sendable {
             synthetic?.emitDue(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
-            let stats = pipeline.statistics
+            let stats = continuity.totals(pipeline.statistics)
             if !ready, stats.samplesProcessed > 0, client.isConnected {
                 ready = true
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
@@ -272,7 +350,7 @@ public final class AgentRunner: @unchecked Sendable {
         publishHealth(direct: true)
         _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
         client.disconnect(timeout: remaining(1.0))
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
@@ -334,7 +412,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
         let urls = Self.brokerURLs(c)
-        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
+        let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
     }
 
@@ -397,10 +475,13 @@ public final class AgentRunner: @unchecked Sendable {
         do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
+        // Taken now (main thread): the closure runs on the MQTT network thread.
+        let policy = replyTopicPolicy, requestLog = requestLog
         newClient.onMessage = { [weak self, weak newClient] m in
             if self?.homeAssistant?.handle(m) == true { return }
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
-            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient, latest.handle(m, client: c) { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
+               latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -422,7 +503,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
         var pc = PipelineConfiguration(c)
-        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        pc.sequenceOffset = continuity.nextSequence
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -475,7 +557,8 @@ public final class AgentRunner: @unchecked Sendable {
     private func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
         var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
         if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source)
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source,
+                                              policy: replyTopicPolicy, requestLog: requestLog)
         do {
             if subscribe { try responder.subscribe() }
             historyResponder.withLock { $0 = responder }
@@ -537,16 +620,31 @@ public final class AgentRunner: @unchecked Sendable {
         }
         let fresh: AgentConfiguration
         do {
-            fresh = try ConfigurationLoader.load(path: path).applying(overrides: overrides)
+            fresh = try ConfigurationCheck.load(path: path, overrides: overrides)
         } catch {
             for d in error.diagnostics { log.error("reload rejected: invalid configuration", ["problem": "\(d)"]) }
             log.error("reload rejected; the running configuration stays", ["file": path, "problems": "\(error.diagnostics.count)"])
+            let first = error.diagnostics.first.map { "\($0)" } ?? "invalid configuration"
+            rejectReload(first + (error.diagnostics.count > 1 ? " (+\(error.diagnostics.count - 1) more)" : ""))
             return
         }
         switch apply(fresh) {
-        case .success(let summary): log.notice("configuration reloaded", ["file": path, "changed": summary])
-        case .failure(let e): log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+        case .success(let summary):
+            log.notice("configuration reloaded", ["file": path, "changed": summary])
+            rejectedReload.withLock { $0 = nil }
+            healthDirty.store(true, ordering: .relaxed)
+        case .failure(let e):
+            log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+            rejectReload(path + ": " + e.description)
         }
+    }
+
+    /// The last rejected reload, shown in `health` (`reload_rejected`) until a reload succeeds.
+    private let rejectedReload = Mutex<(text: String, nanos: UInt64)?>(nil)
+
+    private func rejectReload(_ text: String) {
+        rejectedReload.withLock { $0 = (String(text.prefix(500)), MonotonicClock.realtimeNanos()) }
+        healthDirty.store(true, ordering: .relaxed)
     }
 
     struct ApplyFailure: Error, CustomStringConvertible { var description: String }
@@ -568,6 +666,8 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+        // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
+        let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -575,7 +675,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
         var newSource: (any IMUSource)?
-        if pipelineChanged {
+        if pipelineChanged && !reschedule {
             do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
@@ -605,15 +705,25 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
+        if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
+                                                   gyroscope: StreamSchedule(new.streams.gyroscope),
+                                                   magnetometer: StreamSchedule(new.streams.magnetometer),
+                                                   motion: StreamSchedule(new.streams.motion)) {
+            report = r
+            announce(new)
+            changed.append("stream rates (source kept)")
+        }
         if let newSource {
-            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
-            // the streams; `seq` continues because the publisher is kept.
+            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
+            // streams; `seq` continues because the publisher is kept, `first_sample` and the
+            // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
+            continuity.retire(pipeline)
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))
@@ -699,7 +809,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
@@ -723,6 +833,7 @@ public final class AgentRunner: @unchecked Sendable {
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
                                           broker: client.options.address.description, failovers: failovers,
+                                          reloadRejected: rejectedReload.withLock { $0 },
                                           storageProblems: storage)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
@@ -744,31 +855,11 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func statusLine() -> String {
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "
             + "events_unacked=\(o.unacknowledgedEvents)"
-    }
-
-    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
-        let m = c.mqtt
-        let address = try MQTTBrokerAddress(url: brokerURL)
-        var password = m.password
-        if let file = m.passwordFile {
-            password = try PasswordFile.read(file)
-        }
-        let tls = m.tls.map {
-            MQTTTLSOptions(caFile: $0.caFile, caPath: $0.caPath, certFile: $0.certFile, keyFile: $0.keyFile,
-                           version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
-        }
-        var options = MQTTConnectionOptions(
-            address: address, clientID: m.clientID ?? "edgemotion-" + c.device.resolvedID(), keepAlive: m.keepAlive,
-            cleanSession: true, username: m.username, password: password,
-            will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
-            tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
-        options.reconnect.maxDelay = .milliseconds(Int64(m.reconnectMaxSeconds * 1000))
-        return options
     }
 
     private func availableFrames(_ sensors: IMUSample.Contents, _ c: AgentConfiguration) -> [AttitudeReferenceFrame] {
