@@ -35,6 +35,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
+    /// Motion events, vibration and tilt thresholds (`events.enabled`).
+    private var motionEvents: MotionEventPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
     /// recorder's files.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
@@ -322,6 +324,7 @@ public final class AgentRunner: @unchecked Sendable {
     private func stop(reason: String) -> Int32 {
         if reason == Self.endOfRecording {
             activity?.stop()
+            motionEvents?.stop()
             service.stop()
             if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
                 log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
@@ -336,6 +339,7 @@ public final class AgentRunner: @unchecked Sendable {
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
         activity?.stop()
+        motionEvents?.stop()
         movementAdvisor?.stop()
         latestSnapshots.withLock { $0?.stop(); $0 = nil }
         service.stop()
@@ -513,6 +517,7 @@ public final class AgentRunner: @unchecked Sendable {
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        startMotionEvents(c, report: r)
         if client != nil { attachHistoryQueries(to: client, subscribe: false) }
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
@@ -534,6 +539,20 @@ public final class AgentRunner: @unchecked Sendable {
                                    availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
+    }
+
+    /// Starts the motion-event detectors when configured and the source has an accelerometer.
+    private func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
+                                     outbox: outbox, prefix: topics.prefix)
+        do {
+            try e.start()
+            motionEvents = e
+        } catch {
+            log.error("motion events are off", ["error": "\(error)"])
+            recordError("events: \(error)")
+        }
     }
 
     /// Starts activity detection and step counting on the service (the library's managers) when
@@ -666,6 +685,7 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+            || new.events != old.events
         // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
         let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
@@ -719,6 +739,8 @@ public final class AgentRunner: @unchecked Sendable {
             // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
+            motionEvents?.stop()
+            motionEvents = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
@@ -786,8 +808,20 @@ public final class AgentRunner: @unchecked Sendable {
                         }
                     }
                 }
+            case "events":
+                let (id, action) = MotionEventCommand.parse(m.payload)
+                if let motionEvents, let action, let problem = motionEvents.perform(action) {
+                    reply(&w, id: id, ok: false, error: problem)
+                } else if motionEvents == nil {
+                    reply(&w, id: id, ok: false, error: "motion events are off (events.enabled: false)")
+                } else if action == nil {
+                    reply(&w, id: id, ok: false, error: "expected {\"action\": \"set_level\" | \"arm_tamper\" | \"disarm_tamper\"}")
+                } else {
+                    reply(&w, id: id, ok: true, error: nil)
+                    w.field("action", action!)
+                }
             default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream")
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events")
             }
             w.endObject()
             if TopicLayout.isValidPublishTopic(replyTopic) {
