@@ -1,3 +1,5 @@
+import MotionCore
+
 /// One history write: what `ActivityHistoryStore.record` was given.
 enum HistoryWrite: Sendable {
     case activity(MotionActivity, utcStart: Double)
