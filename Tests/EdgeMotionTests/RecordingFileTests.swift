@@ -160,24 +160,32 @@ struct RecordingFileTests {
         #expect(zip(remaining, remaining.dropFirst()).allSatisfy { $0.timestampNanos < $1.timestampNanos })
     }
 
-    /// Age is the recorded samples' own: a file ends where the next begins (names carry each
-    /// file's first-sample UTC time) and `now` is the newest sample's time. File mtimes and the
-    /// live clock play no part, so a wall-clock step (+30 days) cannot delete a fresh recording.
+    /// Age is the recorded samples' own: a file ends at its last sample's UTC time (names carry
+    /// each file's first-sample UTC time) and `now` is the newest sample's time. File mtimes and
+    /// the live clock play no part, so a wall-clock step (+30 days) cannot delete a fresh recording.
     @Test func filesOlderThanTheAgeLimitAreRemovedButNeverTheOneBeingWritten() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = RecordingStore(directory: dir, limits: RecordingLimits(maximumAgeSeconds: 3600))
         let t0: Int64 = 1_000_000_000_000_000_000          // 2001-09-09T01:46:40Z
         let minute: Int64 = 60_000_000_000
+        // Ten samples at 200 Hz, the first at monotonic 5 s: mapped so the first is at `start`.
+        func record(at start: Int64, to path: String) throws {
+            let w = try RecordingWriter(path: path, header: RecordingHeader(
+                deviceID: "bench", source: "simulator:walking", rateHz: 200, sensors: .all,
+                utcOffsetNanos: start - 5_000_000_000, createdUTCNanos: start))
+            for s in samples().prefix(10) { try w.append(s) }
+            try w.close()
+        }
         let a = store.newFilePath(utcNanos: t0)
-        try write(Array(samples().prefix(10)), to: a)
+        try record(at: t0, to: a)
         let b = store.newFilePath(utcNanos: t0 + 10 * minute)
         #expect(a != b && a < b, "names never collide and sort by time")
-        try write(Array(samples().prefix(10)), to: b)
+        try record(at: t0 + 10 * minute, to: b)
         // An mtime far in the future (as after a +30-day clock step) changes nothing.
         var times = [timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0), timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0)]
         #expect(utimes(a, &times) == 0)
-        // a ended at b's start (t0 + 10 min): fresh 20 min in, stale 10 min + 2 h in.
+        // a's last sample is 45 ms after t0: fresh 20 min in, stale 2 h 10 min in.
         #expect(store.enforceLimits(nowUTCNanos: t0 + 20 * minute, keeping: b).isEmpty)
         #expect(store.enforceLimits(nowUTCNanos: t0 + 130 * minute, keeping: b) == [a])
         #expect(store.files() == [b])

@@ -27,6 +27,12 @@ public final class AgentProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: AgentProcess.executable)
+        // `run` without a config would use the default /var/lib/edgemotion, whose spool one agent
+        // only may hold: give it a config that names a state directory of its own.
+        var arguments = arguments
+        if arguments.first == "run" && !arguments.contains("--config") {
+            arguments += ["--config", try AgentProcess.writeConfig("")]
+        }
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

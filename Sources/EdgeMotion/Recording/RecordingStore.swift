@@ -163,8 +163,10 @@ public struct RecordingStore: Sendable {
     /// `keeping` (the file being written). Returns the removed paths.
     ///
     /// Age is judged by the recorded samples' own times, not by file mtimes against the live
-    /// clock (which a wall-clock step moves): a file ends where the next one begins, and each
-    /// name carries its first sample's UTC time (`fileName(utcNanos:)`). `nowUTCNanos` is the
+    /// clock (which a wall-clock step moves): a file ends at its last sample's UTC time (read from
+    /// the file, only for the oldest files, only when the age limit is set), or, when the file
+    /// cannot be read, where the next one begins; each name carries its first sample's UTC time
+    /// (`fileName(utcNanos:)`). `nowUTCNanos` is the
     /// newest sample's UTC time under the same mapping. A name that does not parse falls back to
     /// the file's mtime.
     @discardableResult
@@ -181,7 +183,10 @@ public struct RecordingStore: Sendable {
         var removed: [String] = []
         let maxAgeNanos = Int64(limits.maximumAgeSeconds * 1e9)
         while let oldest = entries.first, oldest.path != keeping {
-            let tooOld = limits.maximumAgeSeconds > 0 && nowUTCNanos - oldest.modified > maxAgeNanos
+            // The oldest file's end: its last sample's own UTC time when it can be read (a short
+            // recording followed by days of silence ends long before the next file begins).
+            let tooOld = limits.maximumAgeSeconds > 0
+                && nowUTCNanos - (Self.info(path: oldest.path).lastUTCNanos ?? oldest.modified) > maxAgeNanos
             guard total > limits.maximumTotalBytes || tooOld else { break }
             if unlink(oldest.path) == 0 || errno == ENOENT { removed.append(oldest.path) }
             total -= oldest.bytes
