@@ -55,6 +55,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
+    private var dashboard: AgentDashboard?
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -130,6 +132,7 @@ public final class AgentRunner: @unchecked Sendable {
                         ["broker": newClient.options.address.description])
         }
 
+        startDashboard(c)
         do {
             try startPipeline(source: source, configuration: c)
         } catch {
@@ -157,6 +160,7 @@ public final class AgentRunner: @unchecked Sendable {
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var disconnectedSince: UInt64?
+        var nextDashboard = start
         while true {
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
@@ -197,6 +201,10 @@ public final class AgentRunner: @unchecked Sendable {
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
             announceSourceTransitions(stats: stats)
+            if dashboard != nil, now >= nextDashboard {
+                nextDashboard = now + 250_000_000
+                updateDashboard(stats)
+            }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -237,6 +245,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+        dashboard?.stop()
         activity?.stop()
         movementAdvisor?.stop()
         latestSnapshots.withLock { $0?.stop(); $0 = nil }
@@ -406,6 +415,7 @@ public final class AgentRunner: @unchecked Sendable {
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
+        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
         pipeline = p
         report = r
@@ -653,6 +663,28 @@ public final class AgentRunner: @unchecked Sendable {
             w.field("error", error)
             log.warning("command refused", ["error": error])
         }
+    }
+
+    // MARK: Dashboard (http.enabled; Sources/Agent/Dashboard). Settings apply at the next start.
+
+    private func startDashboard(_ c: AgentConfiguration) {
+        guard c.http.enabled else { return }
+        do { dashboard = try AgentDashboard(configuration: c) } catch {
+            log.error("the dashboard does not start; the agent runs without it", ["listen": c.http.listen, "error": "\(error)"])
+            recordError("http: \(error)")
+        }
+    }
+
+    private func updateDashboard(_ stats: PipelineStatistics) {
+        let o = outbox.statistics
+        var error = lastError.withLock { $0 }
+        if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        dashboard?.update(AgentStatusSnapshot(
+            deviceID: deviceID, topicPrefix: topics.prefix, sourceName: report?.source.name ?? "",
+            sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate, pipeline: stats, outbox: o,
+            connected: client.isConnected, broker: client.options.address.description,
+            reconnects: reconnectsBase + client.statistics.reconnects, failovers: failovers,
+            lastError: error?.text, lastErrorNanos: error?.nanos))
     }
 
     // MARK: Reporting
