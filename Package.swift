@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Sensors", dependencies: ["MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
         .target(name: "Messaging", dependencies: ["MotionCore", "Logging", "CMosquitto"]),
         .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
-        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "CYAML", "Dashboard"]),
+        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML", "Dashboard"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
 
         // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)
@@ -76,3 +76,22 @@ let package = Package(
         .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "Agent", "TestSupport"]),
     ]
 )
+
+// MARK: CoreMotion source compatibility (issue 15)
+// `CoreMotion`: Core Motion's API over EdgeMotion, so iOS code importing Foundation and
+// CoreMotion compiles unchanged (not affiliated with Apple; docs/porting-from-ios.md). The only
+// shipped module allowed to import Foundation. It uses Agent for the system configuration file.
+// The iOS seed programs (Examples/iOS) build against it unchanged, in Swift 5 and Swift 6 modes.
+package.products.append(.library(name: "CoreMotion", targets: ["CoreMotion"]))
+package.targets.append(contentsOf: [
+    .target(name: "CoreMotion", dependencies: ["EdgeMotion", "Agent"]),
+    .executableTarget(name: "ios-pull-timer", dependencies: ["CoreMotion"], path: "Examples/iOS/PullTimer",
+                      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .executableTarget(name: "ios-push-handlers", dependencies: ["CoreMotion"], path: "Examples/iOS/PushHandlers"),
+    .executableTarget(name: "ios-north-frame", dependencies: ["CoreMotion"], path: "Examples/iOS/NorthFrame",
+                      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .executableTarget(name: "ios-activity", dependencies: ["CoreMotion"], path: "Examples/iOS/Activity"),
+    .executableTarget(name: "ios-recorder-pedometer", dependencies: ["CoreMotion"], path: "Examples/iOS/RecorderPedometer",
+                      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "EdgeMotion", "TestSupport"]),
+])

@@ -56,13 +56,13 @@ func report() {
     activity.stopActivityUpdates()
     pedometer.stopEventUpdates()
     let now = service.activityEngine.latestSampleDate ?? 0
-    activity.queryActivityStarting(from: now - 3600, to: now + 1, to: .main) { activities, error in
+    activity.queryActivityStarting(from: UTCInstant(secondsSince1970: now - 3600), to: UTCInstant(secondsSince1970: now + 1), to: .main) { activities, error in
         if let error { print("query failed: \(error)"); exit(1) }
         print("\nlast hour (\(timeOfDay(now - 3600))–\(timeOfDay(now)) UTC): \(activities?.count ?? 0) activity changes")
         for a in activities ?? [] {
             print("  \(timeOfDay(a.startDate))  \(a.primary.name.padding(10))  after \(Int(a.previousDuration)) s of the previous")
         }
-        pedometer.queryPedometerData(from: now - 3600, to: now + 1, to: .main) { data, error in
+        pedometer.queryPedometerData(from: UTCInstant(secondsSince1970: now - 3600), to: UTCInstant(secondsSince1970: now + 1), to: .main) { data, error in
             if let data { print("  steps \(data.numberOfSteps), distance \(Int(data.distance)) m") }
             if let error { print("  steps: \(error)") }
             exit(0)

@@ -46,7 +46,16 @@ public struct Logger: Sendable {
         set { thresholdStorage.store(newValue.rawValue, ordering: .relaxed) }
     }
 
-    public func isEnabled(_ level: LogLevel) -> Bool { level >= Logger.threshold }
+    private static let silencedStorage = Atomic<Bool>(false)
+
+    /// When true nothing is logged at any level (a library client's way to keep standard error
+    /// quiet: `MotionLogging.isEnabled = false`, `CMMotionLogging.isEnabled = false`).
+    public static var isSilenced: Bool {
+        get { silencedStorage.load(ordering: .relaxed) }
+        set { silencedStorage.store(newValue, ordering: .relaxed) }
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool { !Logger.isSilenced && level >= Logger.threshold }
 
     /// Logs `event` with key/value metadata. Values are quoted when they contain spaces or quotes.
     public func log(_ level: LogLevel, _ event: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {

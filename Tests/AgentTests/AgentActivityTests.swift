@@ -43,8 +43,8 @@ struct AgentActivityTests {
         // History over MQTT (3.1.1 reply_to form) while the agent runs.
         let now = Date().timeIntervalSince1970
         try sub.client.publish(topic: "edgemotion/act/query/activity",
-                               string: #"{"from":\#(now - 3600),"to":\#(now + 30 * 86_400),"reply_to":"edgemotion/act/test/reply"}"#, qos: 1)
-        let reply = sub.waitFor(count: 1, topic: "edgemotion/act/test/reply", timeout: .seconds(10)).first
+                               string: #"{"from":\#(now - 3600),"to":\#(now + 30 * 86_400),"reply_to":"edgemotion/act/replies/test"}"#, qos: 1)
+        let reply = sub.waitFor(count: 1, topic: "edgemotion/act/replies/test", timeout: .seconds(10)).first
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
 

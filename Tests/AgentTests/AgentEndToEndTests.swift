@@ -96,8 +96,9 @@ struct AgentEndToEndTests {
 
         // Motion: attitude within 2° of the simulator's truth after convergence.
         // Stationary truth: roll 10°, pitch −5°, yaw 30° in ENU; published frame is NWU.
-        let truthENU = Attitude(roll: 10.0.radians, pitch: -5.0.radians, yaw: 30.0.radians).quaternion
-        let truthNWU = Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) * truthENU
+        // NWU's x is north where ENU's is east: an ENU yaw of 30° (x 30° north of east) is a
+        // NWU yaw of 30° − 90° = −60° (x 60° east of north).
+        let truthNWU = Attitude(roll: 10.0.radians, pitch: -5.0.radians, yaw: -60.0.radians).quaternion
         let motion = try batches(sub, "edgemotion/e2e/motion")
         let motionGapFree = motion.map(\.seq) == Array(0..<motion.count)
         #expect(motionGapFree, "motion message sequence has gaps")
@@ -115,11 +116,9 @@ struct AgentEndToEndTests {
         #expect(motion.first?.json["frame"] as? String == "xMagneticNorthZVertical")
     }
 
-    @Test func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
-        guard let trial = SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func replaysARecordedTrialThroughTheWholeAgentAndExitsAtItsEnd() throws {
+        let trial = try #require(SharedData.path("data/fusion/02_undisturbed_slow_rotation_B.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/replay/#"])
         let config = try AgentProcess.writeConfig("""
@@ -168,7 +167,7 @@ struct AgentLatestSnapshotTests {
         defer { agent.signal(SIGTERM); agent.waitForExit(timeout: 10) }
         usleep(3_000_000)
         // A dashboard that wakes up gets the current values at once, from the retained topics.
-        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#"])
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/latest/latest/#", "edgemotion/latest/replies/#"])
         // (A fresh snapshot may be published while the broker hands out the stored ones: count
         // only messages delivered from the retained store.)
         let retained = late.waitFor(count: 4, timeout: .seconds(5)) { $0.retain }
@@ -178,9 +177,9 @@ struct AgentLatestSnapshotTests {
         let v = (acc?["value"] as? [Double]) ?? []
         #expect(v.count == 3 && abs((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() - 1) < 0.05, "accelerometer snapshot: \(String(describing: acc))")
         // query/latest answers all four in one document.
-        try late.client.publish(topic: "edgemotion/latest/query/latest", string: #"{"id":"w1","reply_to":"edgemotion/latest/latest/reply"}"#, qos: 1)
+        try late.client.publish(topic: "edgemotion/latest/query/latest", string: #"{"id":"w1","reply_to":"edgemotion/latest/replies/w1"}"#, qos: 1)
         // (Snapshots keep arriving every 0.5 s on the same wildcard; wait for the reply itself.)
-        let reply = late.waitFor(count: 1, topic: "edgemotion/latest/latest/reply", timeout: .seconds(10)).first
+        let reply = late.waitFor(count: 1, topic: "edgemotion/latest/replies/w1", timeout: .seconds(10)).first
         let body = reply.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] } ?? [:]
         #expect(body["id"] as? String == "w1")
         for k in ["accelerometer", "gyroscope", "magnetometer", "motion"] { #expect(body[k] is [String: Any], "\(k) missing in \(body)") }
@@ -191,11 +190,9 @@ struct AgentLatestSnapshotTests {
 /// episode on `events/status`, never per sample.
 @Suite("Agent device-requires-movement", .serialized)
 struct AgentMovementAdvisorTests {
-    @Test func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
-        guard let trial = SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {
+        let trial = try #require(SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz"))
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mag/events/status"])
         let config = try AgentProcess.writeConfig("""

@@ -35,17 +35,15 @@ struct CommandLineOptionTests {
         #expect(stray == 64 && out3.contains("unexpected argument 'extra'"), "\(out3)")
     }
 
-    @Test func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
-        guard let trial = SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
-        // A directory in the file's place: open succeeds, read fails (EISDIR) — even for root.
+    @Test(.enabled(if: SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
+        let trial = try #require(SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz"))
+        // A directory in the file's place: refused as not a regular file, without reading it — even for root.
         let dir = NSTemporaryDirectory() + "edgemotion-cal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (status, out) = try run(["calibrate", "gyro", "--input", trial, "--seconds", "5", "--file", dir])
-        #expect(status == 66 && out.contains("cannot read \(dir): Is a directory"), "\(out)")
+        #expect(status == 66 && out.contains("cannot read \(dir): not a regular file"), "\(out)")
 
         // A missing file is simply a new one; --dry-run writes nothing.
         let fresh = dir + "/calibration.txt"
@@ -54,11 +52,9 @@ struct CommandLineOptionTests {
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
-    @Test func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
-        guard let walk = SharedData.path("data/activity/st_har/walking_01.csv") else {
-            print("skipped: \(SharedData.missingMessage)")
-            return
-        }
+    @Test(.enabled(if: SharedData.path("data/activity/st_har/walking_01.csv") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
+    func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
+        let walk = try #require(SharedData.path("data/activity/st_har/walking_01.csv"))
         let dir = NSTemporaryDirectory() + "edgemotion-classify-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }

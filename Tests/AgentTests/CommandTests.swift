@@ -60,19 +60,6 @@ struct CommandTests {
         #expect((try? JSONValue.parse(Array("01".utf8))) == nil)
         #expect((try? JSONValue.parse(Array(#""\ud800""#.utf8))) == nil)
     }
-
-    /// Regression inputs found by `scripts/fuzz` (Tests/Fuzz/corpus/crashes), if any: each must be
-    /// answered without a crash.
-    @Test func fuzzRegressionCorpusParsesWithoutCrashing() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let dir = root.appendingPathComponent("Fuzz/regressions")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        for f in files {
-            let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(f)))
-            _ = StreamCommand.parse(bytes)
-            _ = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: f)
-        }
-    }
 }
 
 @Suite("Run-time commands end to end", .serialized)

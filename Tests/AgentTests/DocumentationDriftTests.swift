@@ -33,8 +33,12 @@ struct DocumentationDriftTests {
     /// The shipped binary links no Foundation (and so no ICU data): 3 MB .deb instead of 15 MB.
     /// Tests, benchmarks' peers and scripts may use it; nothing under Sources/ may.
     @Test func noShippedModuleImportsFoundation() {
-        let offenders = Self.sources("Sources").filter { _, text in
-            text.split(separator: "\n").contains { $0.hasPrefix("import Foundation") || $0.hasPrefix("import FoundationEssentials") }
+        // CoreMotion is the one exception: a source-compatibility layer whose API is Foundation's
+        // types (Date, OperationQueue, NSNumber, NSError), as iOS code expects.
+        let offenders = Self.sources("Sources").filter { path, text in
+            !path.hasPrefix("CoreMotion/") && text.split(separator: "\n").contains {
+                $0.hasPrefix("import Foundation") || $0.hasPrefix("import FoundationEssentials") || $0.hasPrefix("@_exported import Foundation")
+            }
         }.map(\.0)
         #expect(offenders.isEmpty, "these import Foundation (see docs/packaging.md): \(offenders.sorted())")
     }
@@ -82,6 +86,112 @@ struct DocumentationDriftTests {
                 if o == "--help" { continue }
                 #expect(command.usage.contains(o), "\(file): '\(n)' handles \(o) but its --help does not mention it")
             }
+        }
+    }
+
+    /// Every row of docs/configuration.md's key tables, as (full key path, default cell).
+    static func markdownKeyRows() throws -> [(key: String, defaultCell: String)] {
+        let markdown = try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        var prefix = ""
+        var rows: [(String, String)] = []
+        for line in markdown.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("### ") || line.hasPrefix("#### ") {
+                let parts = line.split(separator: "`")
+                prefix = parts.count >= 2 ? String(parts[1]) : ""
+                continue
+            }
+            guard line.hasPrefix("| `") else { continue }
+            let cells = line.replacingOccurrences(of: "\\|", with: "/").split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 5, let key = cells[1].split(separator: "`").first.map(String.init) else { continue }
+            let full = prefix.isEmpty || key.hasPrefix(prefix + ".") ? key : prefix + "." + key
+            rows.append((full, cells[3]))
+        }
+        return rows
+    }
+
+    /// The node at `path` (dot-separated) in a parsed YAML mapping.
+    static func node(_ root: YAMLNode?, _ path: String) -> YAMLNode? {
+        var node = root
+        for part in path.split(separator: ".") {
+            guard case .mapping(let pairs)? = node?.content,
+                  let pair = pairs.first(where: { $0.key.scalar == String(part) }) else { return nil }
+            node = pair.value
+        }
+        return node
+    }
+
+    /// docs/configuration.md's default column says what the loader does when a key is absent.
+    /// The truth is config/edgemotion.yaml, which spells out every default and loads to exactly
+    /// `AgentConfiguration.default` (`Config files` suite): each documented default must be
+    /// the value written there, and each documented key must exist in the loader's key lists.
+    @Test func configurationMarkdownKeysAndDefaultsAreTheLoaders() throws {
+        let rows = try Self.markdownKeyRows()
+        let yamlText = try String(contentsOf: Self.root.appendingPathComponent("config/edgemotion.yaml"), encoding: .utf8)
+        let yaml = try YAMLParser.parse(yamlText, fileName: "config/edgemotion.yaml")
+        #expect(try ConfigurationLoader.parse(yaml: yamlText, fileName: "config/edgemotion.yaml") == AgentConfiguration.default)
+        let loaderKeys = Set(Self.loaderKeys().values.flatMap { $0 })
+        var compared = 0
+        for (key, cell) in rows {
+            let last = String(key.split(separator: ".").last ?? "")
+            #expect(loaderKeys.contains(last), "docs/configuration.md documents '\(key)', which the loader does not accept")
+            guard let value = Self.node(yaml, key) else { continue }   // commented out in the reference file
+            if cell.hasPrefix("null") {
+                #expect(value.isNull || value.scalar == "", "\(key): documented default null, config/edgemotion.yaml has \(value.summary)")
+                compared += 1
+                continue
+            }
+            guard cell.hasPrefix("`"), let documented = cell.split(separator: "`").first.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }),
+                  let written = value.scalar else { continue }
+            compared += 1
+            if let a = Double(documented), let b = Double(written) {
+                #expect(a == b, "\(key): docs/configuration.md says \(documented), config/edgemotion.yaml (the loader's default) \(written)")
+            } else {
+                #expect(documented == written, "\(key): docs/configuration.md says \(documented), config/edgemotion.yaml (the loader's default) \(written)")
+            }
+        }
+        #expect(compared >= 60, "only \(compared) defaults compared: the table scan is broken")
+    }
+
+    /// The unknown-key example in docs/configuration.md is the loader's real message.
+    @Test func theUnknownKeyExampleIsTheRealMessage() throws {
+        let markdown = try String(contentsOf: Self.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let real = ConfigTestSupport.problems("device:\n  id: a\ncolour: red\n", file: "config/x.yaml")
+        let line = try #require(real.first)
+        #expect(markdown.contains(line + "\n"), "docs/configuration.md should show: \(line)")
+    }
+
+    /// The README is for someone with only the clone: the two commands, the board steps, links
+    /// by task to pages that exist, nothing that only the project's machines have.
+    @Test func theReadmeLinksTheNewcomersPagesAndOnlyWhatTheCloneHas() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for command in ["./scripts/demo", "./scripts/test"] { #expect(readme.contains(command)) }
+        for page in ["getting-started-raspberry-pi.md", "calibration.md", "recording.md", "troubleshooting.md",
+                     "home-assistant.md", "configuration.md", "topics.md", "hardware.md"] {
+            #expect(readme.contains("(docs/\(page))"), "README does not link docs/\(page)")
+        }
+        let link = try NSRegularExpression(pattern: #"\]\(([^)#]+)"#)
+        for m in link.matches(in: readme, range: NSRange(readme.startIndex..., in: readme)) {
+            let target = String(readme[Range(m.range(at: 1), in: readme)!])
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(target).path), "README links \(target), which does not exist")
+        }
+        #expect(!readme.contains("../shared/data"), "a clone has no ../shared/data")
+        #expect(readme.contains("## On a board, in five steps"))
+    }
+
+    /// Every sub-command's `--help` has its usage line, at least one real example of itself and
+    /// its exit status.
+    @Test func everyCommandsHelpHasAnExampleAndItsExitStatus() {
+        for c in CommandLineTool.commands {
+            let lines = c.usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let start = lines.firstIndex { $0 == "example:" || $0 == "examples:" }
+            #expect(start != nil, "\(c.name) --help has no example")
+            if let start {
+                let examples = lines.dropFirst(start + 1).prefix { !$0.isEmpty }
+                #expect(examples.contains { $0.hasPrefix("edgemotion \(c.name)") || $0.hasPrefix("sudo edgemotion \(c.name)") },
+                        "\(c.name) --help: no example runs \(c.name): \(Array(examples))")
+            }
+            #expect(c.usage.lowercased().contains("exit status:"), "\(c.name) --help does not say its exit status")
         }
     }
 }

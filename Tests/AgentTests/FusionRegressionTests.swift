@@ -78,23 +78,19 @@ struct FusionRegressionTests {
                       inclination: (i2 / n).squareRoot().degrees)
     }
 
-    @Test func undisturbedSlowRotationStaysAtItsAccuracy() throws {
-        guard let s = try score(trial: "02_undisturbed_slow_rotation_B", mode: "9d") else {
-            print("skipped: ../shared/data/fusion not found (set EDGEMOTION_SHARED to the shared directory)")
-            return
-        }
+    @Test(.enabled(if: FusionRegressionTests.dataDirectory != nil, "../shared/data/fusion not found (set EDGEMOTION_SHARED to the shared directory)"))
+    func undisturbedSlowRotationStaysAtItsAccuracy() throws {
+        let s = try #require(try score(trial: "02_undisturbed_slow_rotation_B", mode: "9d"))
         // When set: 1.29 / 1.22 / 0.43 (VQF 1.38 / 1.31 / 0.43).
         #expect(s.total < 1.45, "\(s)")
         #expect(s.heading < 1.4, "\(s)")
         #expect(s.inclination < 0.5, "\(s)")
     }
 
-    @Test func attachedMagnetTrialKeepsHeadingAndInclination() throws {
-        guard let s9 = try score(trial: "32_disturbed_attached_magnet_1cm", mode: "9d"),
-              let s6 = try score(trial: "32_disturbed_attached_magnet_1cm", mode: "6d") else {
-            print("skipped: ../shared/data/fusion not found (set EDGEMOTION_SHARED to the shared directory)")
-            return
-        }
+    @Test(.enabled(if: FusionRegressionTests.dataDirectory != nil, "../shared/data/fusion not found (set EDGEMOTION_SHARED to the shared directory)"))
+    func attachedMagnetTrialKeepsHeadingAndInclination() throws {
+        let s9 = try #require(try score(trial: "32_disturbed_attached_magnet_1cm", mode: "9d"))
+        let s6 = try #require(try score(trial: "32_disturbed_attached_magnet_1cm", mode: "6d"))
         // When set: 9D 1.81 / 1.72 / 0.56, 6D 2.09 / 2.01 / 0.56 (VQF 9D 7.67 / 7.65 / 0.56).
         #expect(s9.total < 2.0, "9D \(s9)")
         #expect(s9.heading < 1.9, "9D \(s9)")

@@ -46,7 +46,7 @@ struct ReloadTests {
         #expect((batches.first?["seq"] as? Int ?? 0) > 0)
         #expect(sub.messages(on: "moved/reload/status").last?.payloadString == "online")
 
-        // 3. Rate only: the pipeline restarts (a short gap in samples) but seq continues.
+        // 3. Rate only: new schedules for the running pipeline (the source stays open); seq continues.
         try Reliability.config(id: "reload", stateDirectory: dir, extra: "")
             .appending("mqtt: { topic_prefix: \"moved/{device_id}\" }\n")
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -79,6 +79,79 @@ struct ReloadTests {
         usleep(3_000_000)
         #expect(sub2.messages(on: "edgemotion/mover/sensor/accelerometer").count >= 10, "log:\n\(agent.log)")
         #expect(sub1.messages(on: "edgemotion/mover/status").last?.payloadString == "offline")
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0)
+    }
+
+    /// The accelerometer batches' `first_sample`, `n` and `interval_s`, in arrival order.
+    static func batches(_ sub: TestSubscriber, _ topic: String) -> [(first: Int, n: Int, interval: Double)] {
+        sub.messages(on: topic).compactMap {
+            guard let j = try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any],
+                  let f = j["first_sample"] as? Int, let n = j["n"] as? Int, let i = j["interval_s"] as? Double else { return nil }
+            return (f, n, i)
+        }
+    }
+
+    static func samplesAcquired(_ sub: TestSubscriber, _ topic: String) -> [Int] {
+        sub.messages(on: topic).compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any])?["samples_acquired"] as? Int
+        }
+    }
+
+    /// docs/topics.md: "a gap in first_sample means samples were lost". A reload that changes only
+    /// rates must not reopen the source (a replay or the simulator would start over at sample 0);
+    /// one that changes the source reopens it, and the numbering still continues.
+    @Test func aRateOnlyReloadKeepsTheSourceAndASourceChangeKeepsTheNumbering() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/#"])
+        let dir = try Reliability.tempDirectory("reload-rates")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = Reliability.config(id: "rates", stateDirectory: dir)
+        let config = try AgentProcess.writeConfig(base)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let topic = "edgemotion/rates/sensor/accelerometer", stats = "edgemotion/rates/stats"
+        _ = sub.waitFor(count: 15, topic: topic, timeout: .seconds(15))
+
+        // Rates only: 100 Hz / 10 msg/s → 50 Hz / 5 msg/s.
+        try base.replacingOccurrences(of: "accelerometer: { rate: 100, publish_rate: 10, qos: 1 }",
+                                      with: "accelerometer: { rate: 50, publish_rate: 5, qos: 1 }")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let before = Self.batches(sub, topic).count
+        agent.signal(SIGHUP)
+        _ = sub.waitFor(count: before + 12, topic: topic, timeout: .seconds(15))
+        #expect(agent.log.contains("stream rates (source kept)"), "log:\n\(agent.log)")
+        #expect(!agent.log.contains("pipeline (restarted)"), "log:\n\(agent.log)")
+        var all = Self.batches(sub, topic)
+        #expect(all.last?.interval == 0.02, "50 Hz after the reload")
+        // Every batch starts where the previous one ended: sample numbers of a 200 Hz source,
+        // every 2nd (100 Hz) then every 4th (50 Hz). At the switch (between two drains of the
+        // ring) the new schedule starts with a sample the old one had not reached yet.
+        for k in 1..<all.count {
+            let (p, c) = (all[k - 1], all[k])
+            let step = Int((p.interval * 200).rounded())
+            let end = p.first + (p.n - 1) * step
+            if p.interval == c.interval {
+                #expect(c.first == end + step, "batch \(k): first_sample \(c.first) after \(p.first)+\(p.n)×\(step)")
+            } else {
+                #expect(c.first > end && c.first <= end + step, "switch at batch \(k): first_sample \(c.first) after \(p.first)+\(p.n)×\(step)")
+            }
+        }
+        let acquired = Self.samplesAcquired(sub, stats)
+        #expect(acquired.count >= 3 && acquired == acquired.sorted(), "samples_acquired never goes back: \(acquired)")
+
+        // The source changes (another seed): it is reopened, and first_sample continues.
+        sub.clear()
+        try base.replacingOccurrences(of: "seed: 3", with: "seed: 4").write(toFile: config, atomically: true, encoding: .utf8)
+        let lastBefore = try #require(all.last)
+        agent.signal(SIGHUP)
+        _ = sub.waitFor(count: 10, topic: topic, timeout: .seconds(15))
+        #expect(agent.log.contains("pipeline (restarted)"), "log:\n\(agent.log)")
+        all = Self.batches(sub, topic).filter { $0.interval == 0.01 }
+        let firstAfter = try #require(all.first, "no batches after the source change: \(agent.log)")
+        #expect(firstAfter.first > lastBefore.first, "first_sample \(firstAfter.first) continues after \(lastBefore.first)")
+        #expect(firstAfter.first - lastBefore.first < 200, "… without a jump: \(firstAfter.first) after \(lastBefore.first)")
+        let acquiredAfter = Self.samplesAcquired(sub, stats)
+        #expect(acquiredAfter.allSatisfy { $0 >= acquired.last ?? 0 }, "samples_acquired \(acquiredAfter) after \(acquired)")
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
     }

@@ -59,10 +59,8 @@ struct TLSTests {
         try MQTTRecorder(url: broker.url, username: "reader", password: "r3ad", pattern: "edgemotion/#")
     }
 
-    @Test func correctCredentialsFromAPasswordFilePublishAndAclForbiddenEventsDoNotLeak() throws {
-        guard FileManager.default.isExecutableFile(atPath: TLSTests.passwd) else {
-            print("skipped: \(TLSTests.passwd) missing (apt-get install mosquitto)"); return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TLSTests.passwd), "/usr/bin/mosquitto_passwd missing (apt-get install mosquitto)"))
+    func correctCredentialsFromAPasswordFilePublishAndAclForbiddenEventsDoNotLeak() throws {
         let dir = try Reliability.tempDirectory("auth")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let broker = try authBroker(dir)
@@ -88,10 +86,8 @@ struct TLSTests {
 
     /// MQTT 5: mosquitto answers a publish its ACL forbids with PUBACK reason 135; the agent reports
     /// it (log, `health.last_error`, `dropped.refused`) instead of counting the event as delivered.
-    @Test func overMQTT5AnAclRefusalIsReportedAndCounted() throws {
-        guard FileManager.default.isExecutableFile(atPath: TLSTests.passwd) else {
-            print("skipped: \(TLSTests.passwd) missing (apt-get install mosquitto)"); return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TLSTests.passwd), "/usr/bin/mosquitto_passwd missing (apt-get install mosquitto)"))
+    func overMQTT5AnAclRefusalIsReportedAndCounted() throws {
         let dir = try Reliability.tempDirectory("acl5")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let broker = try authBroker(dir)
@@ -116,10 +112,8 @@ struct TLSTests {
         #expect(!sub.messages(on: "edgemotion/auth/sensor/accelerometer").isEmpty, "allowed topics still flow")
     }
 
-    @Test func aWrongPasswordIsReportedClearlyAndRetriedWithBackoffWithoutSpinning() throws {
-        guard FileManager.default.isExecutableFile(atPath: TLSTests.passwd) else {
-            print("skipped: \(TLSTests.passwd) missing (apt-get install mosquitto)"); return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TLSTests.passwd), "/usr/bin/mosquitto_passwd missing (apt-get install mosquitto)"))
+    func aWrongPasswordIsReportedClearlyAndRetriedWithBackoffWithoutSpinning() throws {
         let dir = try Reliability.tempDirectory("badpw")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let broker = try authBroker(dir)

@@ -48,11 +48,9 @@ struct SimulatorAllocationTests {
 
 @Suite("Replay allocations")
 struct ReplayAllocationTests {
-    @Test func replayReadDoesNotAllocateInSteadyState() throws {
-        guard let root = SharedDataPath.root else {
-            print("skipped: ../shared/data not found next to the package")
-            return
-        }
+    @Test(.enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
+    func replayReadDoesNotAllocateInSteadyState() throws {
+        let root = try #require(SharedDataPath.root)
         let source = try ReplaySource(path: root + "/data/fusion/06_undisturbed_fast_rotation_A.csv.gz", speed: .asFastAsPossible)
         _ = try source.start(requestedRate: 0)
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: 256)

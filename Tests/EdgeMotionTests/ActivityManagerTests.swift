@@ -47,9 +47,10 @@ final class FiniteSimulation: IMUSource, @unchecked Sendable {
     }
 }
 
-private let wide = (from: Date().timeIntervalSince1970 - 3600, to: Date().timeIntervalSince1970 + 7200)
+private let wide = (from: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 - 3600),
+                    to: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 + 7200))
 
-@Suite("MotionActivityManager and PedometerManager")
+@Suite("MotionActivityManager and PedometerManager", .timeLimit(.minutes(1)))
 struct ActivityManagerTests {
     @Test func withoutAnAccelerometerNothingIsAvailableAndQueriesSaySo() async {
         let service = MotionService(source: GatedSource(sensors: .gyroscope))
@@ -57,8 +58,8 @@ struct ActivityManagerTests {
         let pedometer = PedometerManager(service: service)
         #expect(!activity.isActivityAvailable())
         #expect(!pedometer.isStepCountingAvailable() && !pedometer.isDistanceAvailable() && !pedometer.isFloorCountingAvailable())
-        await #expect(throws: MotionError.motionActivityNotAvailable) { try await activity.activities(from: 0, to: 1) }
-        await #expect(throws: MotionError.notAvailable) { try await pedometer.pedometerData(from: 0, to: 1) }
+        await #expect(throws: MotionError.motionActivityNotAvailable) { try await activity.activities(from: UTCInstant(secondsSince1970: 0), to: UTCInstant(secondsSince1970: 1)) }
+        await #expect(throws: MotionError.notAvailable) { try await pedometer.pedometerData(from: UTCInstant(secondsSince1970: 0), to: UTCInstant(secondsSince1970: 1)) }
         let full = PedometerManager(source: GatedSource())
         #expect(full.isStepCountingAvailable() && full.isCadenceAvailable() && !full.isFloorCountingAvailable())
     }
@@ -86,10 +87,10 @@ struct ActivityManagerTests {
         #expect(zip(all.dropFirst(), all).allSatisfy { $0.startDate >= $1.startDate })
         #expect(abs(all[0].startDate - Date().timeIntervalSince1970) < 600)   // UTC, not monotonic seconds
         // A range starting just after the walk began excludes it.
-        let later = try await manager.activities(from: all[walking].startDate + 0.001, to: wide.to)
+        let later = try await manager.activities(from: UTCInstant(secondsSince1970: all[walking].startDate + 0.001), to: wide.to)
         #expect(later.count == all.count - walking - 1)
         #expect(try await manager.activities(from: wide.from, to: wide.from + 1).isEmpty)
-        await #expect(throws: MotionError.invalidParameter) { try await manager.activities(from: 10, to: 5) }
+        await #expect(throws: MotionError.invalidParameter) { try await manager.activities(from: UTCInstant(secondsSince1970: 10), to: UTCInstant(secondsSince1970: 5)) }
         manager.stopActivityUpdates()
     }
 
@@ -111,7 +112,7 @@ struct ActivityManagerTests {
         #expect(!counts.isEmpty && counts == counts.sorted())
         let last = try #require(counts.last)
         #expect(abs(last - truth) <= max(3, truth / 10), "counted \(last), scripted \(truth)")
-        #expect(updates.withLock { $0.last?.startDate } == start)
+        #expect(updates.withLock { $0.last?.startDate } == start.secondsSince1970)
         #expect(events.withLock { $0.map(\.kind) } == [.resume, .pause])
 
         let total = try await pedometer.pedometerData(from: wide.from, to: wide.to)
@@ -136,9 +137,9 @@ struct ActivityManagerTests {
         #expect(fromManager.map(\.primary).contains(.walking))
         // Read back straight from the file, as `edgemotion activity` would.
         let reopened = try ActivityHistoryStore(directory: directory)
-        let fromFile = try reopened.activityChanges(from: wide.from, to: wide.to)
+        let fromFile = try reopened.activityChanges(from: wide.from.secondsSince1970, to: wide.to.secondsSince1970)
         #expect(fromFile.map(\.primary) == fromManager.map(\.primary))
-        let steps = try reopened.pedometerTotals(from: wide.from, to: wide.to).steps
+        let steps = try reopened.pedometerTotals(from: wide.from.secondsSince1970, to: wide.to.secondsSince1970).steps
         #expect(steps > 50)
     }
 

@@ -5,7 +5,7 @@ import MotionCore
 import Sensors
 @testable import EdgeMotion
 
-@Suite("BatchedSensorManager")
+@Suite("BatchedSensorManager", .timeLimit(.minutes(1)))
 struct BatchedSensorManagerTests {
     @Test func fullRateSamplesArriveAsOneArrayPerBatchInterval() {
         let source = GatedSource(rate: 1000, count: 3000)

@@ -39,7 +39,7 @@ func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite("MotionManager")
+@Suite("MotionManager", .timeLimit(.minutes(1)))
 struct MotionManagerTests {
     @Test func availabilityFollowsTheSensorsTheSourceHas() {
         let full = MotionManager(source: GatedSource(sensors: .all))
@@ -346,4 +346,28 @@ final class FailingSource: IMUSource, @unchecked Sendable {
     }
     func read(into buffer: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult { .endOfStream }
     func stop() {}
+}
+
+@Suite("MotionManager.attitudeReferenceFrame follows Core Motion's rule", .timeLimit(.minutes(1)))
+struct AttitudeReferenceFrameRuleTests {
+    @Test("Default before any start, the frame in use while running, the last one after a stop")
+    func lastFrameIsKeptAfterAStop() {
+        let source = GatedSource(rate: 200, count: 200)
+        let manager = MotionManager(source: source)
+        #expect(manager.attitudeReferenceFrame == .xArbitraryCorrectedZVertical)   // the library default with a magnetometer
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        manager.stopDeviceMotionUpdates()
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+    }
+
+    @Test("True north without a declination: the frame in use is magnetic north, and it says so")
+    func trueNorthFallbackIsHonest() {
+        let source = GatedSource(rate: 200, count: 200)
+        let manager = MotionManager(source: source)
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical)
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+        manager.stopDeviceMotionUpdates()
+        #expect(manager.attitudeReferenceFrame == .xMagneticNorthZVertical)
+    }
 }

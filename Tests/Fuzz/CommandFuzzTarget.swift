@@ -1,10 +1,17 @@
-// libFuzzer target: the run-time command payload parser (`<prefix>/cmd/stream`).
-// Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package.
+// libFuzzer target `command`: the run-time command payload parsers (`<prefix>/cmd/stream`, `cmd/events`), then
+// applying a parsed command against two source rates (every derived size is checked there).
+// Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package. The normal
+// suite replays Tests/Fuzz/corpus/command through the same calls (FuzzCorpusTests).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommand(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if case .success(let c) = StreamCommand.parse(bytes) {
-        _ = c.applied(to: StreamSettings(), sourceRate: 200)
+        for sourceRate in [200.0, 1000] {
+            if case .success(let s) = c.applied(to: StreamSettings(), sourceRate: sourceRate) {
+                _ = s.samplesPerMessage(sourceRate: sourceRate)
+            }
+        }
     }
+    _ = MotionEventCommand.parse(bytes)   // <prefix>/cmd/events
     return 0
 }

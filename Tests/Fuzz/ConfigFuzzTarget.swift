@@ -1,5 +1,7 @@
-// libFuzzer target: the YAML configuration loader (libyaml + every key check).
-// Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package.
+// libFuzzer target `config`: the YAML configuration loader (libyaml, the tree builder, every key
+// check) on arbitrary text.
+// Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package. The normal
+// suite replays Tests/Fuzz/corpus/config through the same calls (FuzzCorpusTests).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

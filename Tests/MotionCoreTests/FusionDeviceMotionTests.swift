@@ -34,7 +34,9 @@ struct FusionDeviceMotionTests {
         #expect(m.referenceFrame == .xMagneticNorthZVertical)
         let expected = DeviceMotionEstimator<DefaultAttitudeFilter>.heading(truth)
         #expect(angleDifference(m.heading, expected) < 1, "heading \(m.heading)° vs \(expected)°")
-        let nwuTruth = DeviceMotionEstimator<DefaultAttitudeFilter>.enuToNWU * truth
+        // Truth in north-west-up from the frames' definitions: NWU's x is ENU's y (north), so
+        // every NWU azimuth is the ENU one less 90°: a −90° turn about z applied to the ENU truth.
+        let nwuTruth = Quaternion.aboutZ(-Double.pi / 2) * truth
         #expect(AttitudeError(estimate: m.attitude.quaternion, truth: nwuTruth).total < 1)
     }
 

@@ -101,11 +101,9 @@ struct PedometerTests {
         #expect(abs(Double(gated) - 72) <= 0.02 * 72, "gated \(gated), ungated \(ungated), truth 72")
     }
 
-    @Test func aGatedRealStationaryRecordingCountsNoSteps() throws {
-        guard let shared = ActivityTestData.root else {
-            print("skipping: ../shared/data/activity not found next to the package")
-            return
-        }
+    @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"))
+    func aGatedRealStationaryRecordingCountsNoSteps() throws {
+        let shared = try #require(ActivityTestData.root)
         var total = 0, totalUngated = 0
         for name in ["stationary_06", "stationary_10", "stationary_13", "stationary_15", "stationary_16"] {
             let rows = try ActivityTestData.readAccelerometer(shared + "/data/activity/st_har/\(name).csv")
@@ -119,11 +117,9 @@ struct PedometerTests {
         #expect(total <= 2, "hand-held stationary recordings (gestures, fidgeting): \(total) steps")
     }
 
-    @Test func countsARealWalkingRecordingWithinFivePercentOfTheReference() throws {
-        guard let shared = ActivityTestData.root else {
-            print("skipping: ../shared/data/activity not found next to the package")
-            return
-        }
+    @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"))
+    func countsARealWalkingRecordingWithinFivePercentOfTheReference() throws {
+        let shared = try #require(ActivityTestData.root)
         let path = shared + "/data/activity/st_har/walking_30.csv"
         let rows = try ActivityTestData.readAccelerometer(path)
         let (steps, ungated) = Self.gatedAndUngated { feed in

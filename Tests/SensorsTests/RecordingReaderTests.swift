@@ -59,11 +59,9 @@ struct RecordingReaderTests {
         #expect(throws: SensorError.self) { try RecordingReader(path: path) }
     }
 
-    @Test func readsAGzipBroadTrialFromSharedData() throws {
-        guard let root = SharedDataPath.root else {
-            print("skipped: ../shared/data not found next to the package")
-            return
-        }
+    @Test(.enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
+    func readsAGzipBroadTrialFromSharedData() throws {
+        let root = try #require(SharedDataPath.root)
         let path = root + "/data/fusion/02_undisturbed_slow_rotation_B.csv.gz"
         let reader = try RecordingReader(path: path)
         #expect(reader.hasGyroscope && reader.hasMagnetometer && reader.hasTruth)

@@ -31,11 +31,9 @@ struct ReplaySourceTests {
         return (samples, reads)
     }
 
-    @Test func replaysABroadTrialRowForRowWithItsTiming() throws {
-        guard let root = SharedDataPath.root else {
-            print("skipped: ../shared/data not found next to the package")
-            return
-        }
+    @Test(.enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
+    func replaysABroadTrialRowForRowWithItsTiming() throws {
+        let root = try #require(SharedDataPath.root)
         let path = root + "/data/fusion/02_undisturbed_slow_rotation_B.csv.gz"
         let first = try #require(try RecordingReader(path: path).next())
         let source = try ReplaySource(path: path, speed: .asFastAsPossible)
@@ -68,11 +66,9 @@ struct ReplaySourceTests {
         #expect(try source.read(into: buffer, timeout: .zero) == .endOfStream)
     }
 
-    @Test func activityRecordingWithoutGyroscopeHasOnlyAccelerometerSamples() throws {
-        guard let root = SharedDataPath.root else {
-            print("skipped: ../shared/data not found next to the package")
-            return
-        }
+    @Test(.enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
+    func activityRecordingWithoutGyroscopeHasOnlyAccelerometerSamples() throws {
+        let root = try #require(SharedDataPath.root)
         let source = try ReplaySource(path: root + "/data/activity/st_har/walking_01.csv", speed: .asFastAsPossible)
         #expect(source.capabilities.sensors == .accelerometer)
         #expect(!source.capabilities.sensors.contains(.gyroscope))

@@ -59,7 +59,7 @@ final class ActivityPublisher: Sendable {
             guard let activity else { return }
             publish(activity)
         }
-        pedometerManager.startUpdates(from: startUTC, to: queue) { [self] data, error in
+        pedometerManager.startUpdates(from: UTCInstant(secondsSince1970: startUTC), to: queue) { [self] data, error in
             if let error {
                 log.warning("pedometer unavailable", ["error": "\(error)"])
                 return

@@ -25,6 +25,11 @@ struct HistoryQuery: Equatable {
     var id: String?
     var replyTo: String?
 
+    /// Largest request parsed, bytes (like commands'); larger ones are refused without parsing.
+    static let maximumPayloadBytes = 4096
+    /// Longest `id` echoed, bytes.
+    static let maximumIDBytes = 128
+
     static let maximumPageSize = 1000
     /// The largest page number (keeps `page × page_size` far from overflowing).
     static let maximumPage = 1_000_000_000
@@ -38,6 +43,9 @@ struct HistoryQuery: Equatable {
     }
 
     static func parse(kind: Kind, payload: [UInt8], now: Double) -> Result<HistoryQuery, Problem> {
+        guard payload.count <= maximumPayloadBytes else {
+            return .failure(Problem(field: "payload", message: "request is \(payload.count) bytes; at most \(maximumPayloadBytes)"))
+        }
         guard !payload.isEmpty else {
             return .failure(Problem(field: "payload", message: "empty request; send a JSON object such as {\"from\":\"2026-11-30T08:00:00Z\"}"))
         }
@@ -57,12 +65,14 @@ struct HistoryQuery: Equatable {
             q.mode = mode
         }
         if let id = object["id"] {
-            guard let s = id.string else { return .failure(Problem(field: "id", message: "expected a string")) }
+            guard let s = id.string, s.utf8.count <= maximumIDBytes else {
+                return .failure(Problem(field: "id", message: "expected a string of at most \(maximumIDBytes) bytes"))
+            }
             q.id = s
         }
         if let r = object["reply_to"] {
-            guard let s = r.string, !s.isEmpty, !s.contains("+"), !s.contains("#") else {
-                return .failure(Problem(field: "reply_to", message: "expected a topic name without wildcards"))
+            guard let s = r.string, !s.isEmpty, !s.contains("+"), !s.contains("#"), !s.utf8.contains(0) else {
+                return .failure(Problem(field: "reply_to", message: "expected a topic name without wildcards or NUL"))
             }
             q.replyTo = s
         }
@@ -110,5 +120,14 @@ struct HistoryQuery: Equatable {
     private static func time(_ value: JSONValue) -> Double? {
         if let d = value.number { return d.isFinite && d >= 0 ? d : nil }
         return value.string.flatMap(RFC3339.parse)
+    }
+
+    /// The `id` and `reply_to` of a request, read even when the request is refused (so the error
+    /// can be answered): nil for a payload over `maximumPayloadBytes`, an `id` over
+    /// `maximumIDBytes` or a value that is not a string.
+    static func envelope(_ payload: [UInt8]) -> (id: String?, replyTo: String?) {
+        guard payload.count <= maximumPayloadBytes, let members = (try? JSONValue.parse(payload))?.members else { return (nil, nil) }
+        let id = members["id"]?.string.flatMap { $0.utf8.count <= maximumIDBytes ? $0 : nil }
+        return (id, members["reply_to"]?.string)
     }
 }

@@ -91,9 +91,17 @@ final class HistoryQueryResponder: Sendable {
     private let pendingRecordingQueries = Atomic<Int>(0)
     private let log = Logger(label: "query")
 
-    init(client: MQTTClient, prefix: String, source: Source) {
+    private let policy: ReplyTopicPolicy
+    private let requestLog: RequestLog
+
+    /// - Parameters:
+    ///   - policy: where answers may go (`reply_to`, the response topic); refused: no answer.
+    ///   - requestLog: bounded logging of refused requests, shared across rebuilt responders.
+    init(client: MQTTClient, prefix: String, source: Source, policy: ReplyTopicPolicy? = nil, requestLog: RequestLog = RequestLog()) {
         self.client = client
         self.source = source
+        self.policy = policy ?? ReplyTopicPolicy(prefix: prefix)
+        self.requestLog = requestLog
         activityTopic = prefix + "/query/activity"
         pedometerTopic = prefix + "/query/pedometer"
         recordingsTopic = prefix + "/query/recordings"
@@ -140,21 +148,27 @@ final class HistoryQueryResponder: Sendable {
     /// Parses, answers and publishes one request; `refusal` answers it with that error instead.
     private func answer(_ message: MQTTMessage, kind: HistoryQuery.Kind, refusal: HistoryQuery.Problem? = nil) {
         let now = Double(MonotonicClock.realtimeNanos()) * 1e-9
-        var parsed = HistoryQuery.parse(kind: kind, payload: message.payload, now: now)
-        let replyTopic = message.responseTopic ?? (try? parsed.get())?.replyTo ?? replyToField(message.payload) ?? message.topic + "/response"
-        if let refusal { parsed = .failure(refusal) }
+        let envelope = HistoryQuery.envelope(message.payload)
+        let replyTopic = message.responseTopic ?? envelope.replyTo ?? message.topic + "/response"
+        if let why = policy.problem(replyTopic) {
+            requestLog.refusedReplyTopic(replyTopic, requestTopic: message.topic, reason: why)
+            return
+        }
+        // A refusal (busy) is answered without parsing.
+        let parsed: Result<HistoryQuery, HistoryQuery.Problem> = refusal.map { .failure($0) }
+            ?? HistoryQuery.parse(kind: kind, payload: message.payload, now: now)
         var w = JSONWriter(capacity: 4096)
         switch parsed {
         case .failure(let problem):
-            writeError(&w, kind: kind, id: idField(message.payload), field: problem.field, message: problem.message)
-            log.info("refused history query", ["topic": message.topic, "field": problem.field, "error": problem.message])
+            writeError(&w, kind: kind, id: envelope.id, field: problem.field, message: problem.message)
+            requestLog.refused("refused history query", topic: message.topic, field: problem.field, error: problem.message)
         case .success(let q):
             do {
                 try writeAnswer(&w, q)
             } catch let problem as HistoryQuery.Problem {
                 w.reset()
                 writeError(&w, kind: kind, id: q.id, field: problem.field, message: problem.message)
-                log.info("refused history query", ["topic": message.topic, "field": problem.field, "error": problem.message])
+                requestLog.refused("refused history query", topic: message.topic, field: problem.field, error: problem.message)
             } catch {
                 w.reset()
                 writeError(&w, kind: kind, id: q.id, field: "history", message: "\(error)")
@@ -230,14 +244,5 @@ final class HistoryQueryResponder: Sendable {
         w.field("message", message)
         w.endObject()
         w.endObject()
-    }
-
-    // A malformed request may still carry a usable reply_to / id.
-    private func replyToField(_ payload: [UInt8]) -> String? {
-        (try? JSONValue.parse(payload))?.members?["reply_to"]?.string
-    }
-
-    private func idField(_ payload: [UInt8]) -> String? {
-        (try? JSONValue.parse(payload))?.members?["id"]?.string
     }
 }

@@ -15,6 +15,11 @@ struct ActivityCommand: Command {
       --state-dir DIR   the agent's state directory (default \(HistoryQueryOptions.defaultStateDirectory))
       --page N          page to return, from 0 (default 0); --page-size N rows per page (default 500)
     JSON output has next_page (null on the last page).
+
+    example:
+      edgemotion activity --from -2h --to now --format table
+
+    exit status: 0 listed (also when empty); 64 usage or a bad query; 74 the history cannot be read.
     """
 
     func run(arguments: [String]) -> Int32 {

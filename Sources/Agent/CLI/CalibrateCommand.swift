@@ -10,23 +10,37 @@ struct CalibrateCommand: Command {
     let name = "calibrate"
     let summary = "calibrate gyro bias, accelerometer (six faces) or magnetometer (ellipsoid) from a recording"
     let usage = """
-        usage: edgemotion calibrate gyro|accel|mag --input RECORDING.csv[.gz] [--file CALIBRATION] [--sensor ID]
-                                                   [--seconds N] [--dry-run] [--replace]
+        usage: edgemotion calibrate gyro|accel|mag --input RECORDING [--config FILE] [--file CALIBRATION]
+                                                   [--sensor ID] [--seconds N] [--dry-run] [--replace]
 
           gyro    keep the device still for 10–30 s: the mean rate is the bias
           accel   rest the device on each of its six faces for 5 s (any order)
           mag     turn the device slowly through every orientation for 30–60 s, away from metal;
                   prints the field strength, direction coverage, residual and a verdict (good/fair/poor)
 
-          --input FILE   recording in the shared CSV schema (t_s, gx,gy,gz rad/s, ax,ay,az m/s², mx,my,mz µT)
-          --file FILE    calibration file to update (default: edgemotion-calibration.txt)
-          --sensor ID    sensor identity stored in the file and checked when it is loaded (default: replay)
+          --input FILE   a recording: .emr (edgemotion record) or the shared CSV schema (t_s, gx,gy,gz rad/s,
+                         ax,ay,az m/s², mx,my,mz µT; .csv or .csv.gz, edgemotion recordings export)
+          --config FILE  the agent's configuration: the file goes where the agent loads it
+                         (fusion.calibration_file, else <state_directory>/edgemotion-calibration.txt)
+                         and is made for its device.id (default: built-in defaults, i.e.
+                         /var/lib/edgemotion/edgemotion-calibration.txt and the host name)
+          --file FILE    calibration file to update (default: the one --config names, see above)
+          --sensor ID    sensor identity stored in the file; the agent loads only a file made for its
+                         device.id (default: --config's device.id, else the sanitised host name)
           --seconds N    use only the first N seconds of the recording (e.g. its still start)
           --dry-run      print the result, write nothing
           --replace      start a new file even if the existing one is damaged or belongs to another sensor
 
         A poor magnetometer fit is not written. The file is versioned and checksummed; a damaged or
         mismatched file is reported and ignored as a whole, never half-applied.
+
+        example:
+          edgemotion record --config /etc/edgemotion/edgemotion.yaml --duration 30s --output /tmp/cal-gyro
+          edgemotion calibrate gyro --config /etc/edgemotion/edgemotion.yaml --input /tmp/cal-gyro/rec-*.emr
+
+        exit status: 0 calibrated (or --dry-run); 64 usage; 65 the recording does not allow a good fit,
+        or the existing file is damaged or foreign (--replace); 2 configuration error;
+        66 a file cannot be read; 73 cannot write.
         """
 
     func run(arguments: [String]) -> Int32 {
@@ -35,15 +49,17 @@ struct CalibrateCommand: Command {
             return 64
         }
         guard let options = OptionScanner(command: name, arguments: Array(arguments.dropFirst()),
-                                          valued: ["--input", "--file", "--sensor", "--seconds"],
+                                          valued: ["--input", "--config", "--file", "--sensor", "--seconds"],
                                           flagNames: ["--dry-run", "--replace"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion calibrate: unexpected argument '\(options.positional[0])'. Run 'edgemotion calibrate --help'.")
             return 64
         }
         let input = options["--input"]
-        let file = options["--file"] ?? "edgemotion-calibration.txt"
-        let sensor = options["--sensor"] ?? "replay"
+        // One path and one identity for the guide, this command and the agent (FusionSetup).
+        guard let configuration = options.configuration() else { return 2 }
+        let file = options["--file"] ?? FusionSetup.calibrationPath(configuration)
+        let sensor = options["--sensor"] ?? FusionSetup.calibrationSensor(configuration)
         let dryRun = options.flags.contains("--dry-run"), replace = options.flags.contains("--replace")
         var seconds = Double.infinity
         if let text = options["--seconds"] {
@@ -54,7 +70,7 @@ struct CalibrateCommand: Command {
             seconds = s
         }
         guard let input else {
-            printError("edgemotion calibrate: --input RECORDING is required (live calibration runs through the agent).")
+            printError("edgemotion calibrate: --input RECORDING is required: record one first with 'edgemotion record --duration 30s --output DIR' (docs/calibration.md).")
             return 64
         }
         var recording: FusionRecording
@@ -119,7 +135,17 @@ struct CalibrateCommand: Command {
                 return 65
             }
             var c = MagnetometerCalibrator()
-            for m in recording.magnetometer { c.add(m) }
+            // On a terminal: the direction coverage as it fills (a fit every 5 % of the recording).
+            var progress = ProgressLine("calibrate mag", unit: "samples", total: recording.count)
+            let step = max(1, recording.count / 20)
+            for (k, m) in recording.magnetometer.enumerated() {
+                c.add(m)
+                if progress.enabled, k % step == step - 1 {
+                    let coverage = (try? c.fit()).map { "coverage \(Int(($0.coverage * 100).rounded())) %" } ?? "coverage –"
+                    progress.update(k + 1, detail: coverage)
+                }
+            }
+            progress.finish()
             do {
                 let r = try c.fit()
                 print("magnetometer offset: \(fmt(r.offset.x)) \(fmt(r.offset.y)) \(fmt(r.offset.z)) µT; field strength \(fmt(r.fieldStrength)) µT")
@@ -137,12 +163,17 @@ struct CalibrateCommand: Command {
             }
         }
         if dryRun { return 0 }
+        // The agent creates its state directory at its first start; the guide may run before it.
+        if options["--file"] == nil, configuration.fusion.calibrationFile == nil,
+           access(configuration.stateDirectory, F_OK) != 0 {
+            mkdir(configuration.stateDirectory, 0o700)
+        }
         let text = CalibrationFile.encode(calibration, sensor: sensor)
         guard (try? WholeFile.write(text, atomicallyTo: file)) != nil else {
             printError("edgemotion calibrate: cannot write \(file): \(String(cString: strerror(errno))); check the directory exists and is writable")
             return 73
         }
-        print("wrote \(file)")
+        print("wrote \(file) for sensor \(sensor); the agent applies it at its next start")
         return 0
     }
 

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `edgemotion check-config FILE…`: loads each file with every check the agent applies at
 /// start-up and prints either a one-line summary or every problem found.
 struct CheckConfigCommand: Command {
@@ -9,6 +13,11 @@ struct CheckConfigCommand: Command {
     Loads each YAML configuration file exactly as 'edgemotion run' would and reports:
       FILE: OK (source simulator walking at 200 Hz, broker none)   when the file is valid;
       FILE:LINE:COLUMN: KEY.PATH: problem                        for every problem otherwise.
+
+    A replay source's recording must exist (as 'run' would look it up).
+
+    example:
+      edgemotion check-config /etc/edgemotion/edgemotion.yaml config/*.yaml
 
     Exit status: 0 all files valid, 1 a file has problems, 2 a file cannot be read,
                  64 no file given.
@@ -28,7 +37,13 @@ struct CheckConfigCommand: Command {
         var status: Int32 = 0
         for file in files {
             do {
-                let config = try ConfigurationLoader.load(path: file)
+                let config = try ConfigurationCheck.load(path: file)
+                let problems = CheckConfigCommand.fileProblems(config, configurationFile: file)
+                guard problems.isEmpty else {
+                    for p in problems { print("\(file): \(p)") }
+                    status = max(status, 1)
+                    continue
+                }
                 print("\(file): OK (\(CheckConfigCommand.summary(of: config)))")
             } catch {
                 for diagnostic in error.diagnostics { print(diagnostic.description) }
@@ -36,6 +51,21 @@ struct CheckConfigCommand: Command {
             }
         }
         return status
+    }
+
+    /// What only the file system can tell, checked as `run` would find it: the replay recording
+    /// exists (relative paths: working directory, then the configuration file's directory) and
+    /// `loop` is asked only of a CSV.
+    static func fileProblems(_ config: AgentConfiguration, configurationFile: String) -> [String] {
+        guard config.source.kind == .replay, let file = config.source.replay.file else { return [] }
+        var problems: [String] = []
+        let path = SourceFactory.resolve(file, relativeTo: configurationFile)
+        if access(path, R_OK) != 0 {
+            let why = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            problems.append("source.replay.file: '\(file)' \(why); a relative path is looked up from the working directory, then from the configuration file's directory")
+        }
+        if let p = SourceFactory.loopProblem(config.source) { problems.append(p) }
+        return problems
     }
 
     /// `source simulator walking at 200 Hz, broker mqtt://localhost:1883`

@@ -21,6 +21,12 @@ struct ClassifyCommand: Command {
       --recording ID     add a recording column with ID (needed when scoring several recordings).
       --features-out F   also write every decision's features and the truth label (for fitting).
       --no-gyro          ignore the recording's gyroscope columns.
+
+    example:
+      edgemotion classify --input walk.csv.gz --output walk-pred.csv
+
+    exit status: 0 written; 64 usage; 65 bad --config or a recording that cannot be classified;
+    66 the recording cannot be read; 73 the output cannot be written.
     """
 
     func run(arguments: [String]) -> Int32 {
@@ -61,8 +67,13 @@ struct ClassifyCommand: Command {
             + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,label" + (recording != nil ? ",recording" : "") + "\n"
         let recordingSuffix = recording.map { "," + $0 } ?? ""
         var decisions = 0
+        var progress = ProgressLine("classify \(input)", unit: "rows")
+        var rows = 0
+        defer { progress.finish() }
         do {
             while let row = try reader.next() {
+                rows += 1
+                if rows & 0xFFF == 0 { progress.update(rows) }
                 _ = detector.update(time: row.time, specificForce: row.specificForce,
                                     rotationRate: useGyro ? row.rotationRate : nil)
                 guard detector.decisionCount != decisions else { continue }

@@ -16,6 +16,7 @@ public enum CommandLineTool {
         ClassifyCommand(),
         ActivityCommand(),
         StepsCommand(),
+        EventsCommand(),
         ProbeCommand(),
         CalibrateCommand(),
         RecordCommand(),
@@ -75,7 +76,7 @@ public enum CommandLineTool {
 struct VersionCommand: Command {
     let name = "version"
     let summary = "print the version"
-    let usage = "usage: edgemotion version\n\nPrints the agent's version (same as --version)."
+    let usage = "usage: edgemotion version\n\nPrints the agent's version (same as --version).\n\nexample:\n  edgemotion version\n\nexit status: 0."
     func run(arguments: [String]) -> Int32 {
         print("edgemotion \(CommandLineTool.version)")
         return 0

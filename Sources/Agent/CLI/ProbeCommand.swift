@@ -19,6 +19,14 @@ struct ProbeCommand: Command {
       --iio-uri URI      libiio context to list (default local:; e.g. ip:raspberrypi.local)
       --no-i2c           skip the I2C scan
       --all-gpio-lines   list unnamed GPIO lines too
+
+    Ends with a summary and the next step (a config line to use, or what to try when no IMU
+    was found).
+
+    example:
+      sudo edgemotion probe --no-i2c
+
+    exit status: 0 listed (also when nothing was found); 64 usage.
     """
 
     func run(arguments: [String]) -> Int32 {
@@ -37,19 +45,35 @@ struct ProbeCommand: Command {
             }
             i += 1
         }
-        printIIO(uri: uri)
-        printGPIO(allLines: allLines)
-        if scanI2C { printI2C() }
+        let iio = printIIO(uri: uri)
+        let gpioChips = printGPIO(allLines: allLines)
+        let i2c = scanI2C ? printI2C() : 0
+        print(Self.summary(iioIMUs: iio, i2cIMUs: i2c, gpioChips: gpioChips, scannedI2C: scanI2C))
         return 0
     }
 
-    private func printIIO(uri: String) {
+    /// The last lines: what was found and what to do next.
+    static func summary(iioIMUs: Int, i2cIMUs: Int, gpioChips: Int, scannedI2C: Bool) -> String {
+        let found = "summary: \(iioIMUs) IIO motion device(s), \(scannedI2C ? "\(i2cIMUs)" : "not scanned:") IMU(s) on I2C, \(gpioChips) GPIO chip(s)"
+        guard iioIMUs + i2cIMUs > 0 else {
+            return found + "\nno IMU found: try `source.type: simulator` (edgemotion run --config config/demo.yaml) or see docs/hardware.md (wiring, overlay, i2c-dev)"
+        }
+        return found + "\nnext: put one 'config:' line above into your configuration (source:), then 'edgemotion check-config FILE' and 'edgemotion run --config FILE'"
+            + (gpioChips > 0 ? "; a data-ready pin goes in source.data_ready (chip, line)" : "")
+    }
+
+    /// Returns the IIO devices with motion channels (accel, anglvel, magn).
+    private func printIIO(uri: String) -> Int {
+        var motionDevices = 0
         print("IIO (\(uri)):")
         do {
             let devices = try IIODeviceInfo.list(uri: uri)
             let sensors = devices.filter { !$0.isTrigger && !$0.channels.isEmpty }
             if sensors.isEmpty { print("  no devices") }
             for d in sensors {
+                if d.channels.contains(where: { $0.id.hasPrefix("accel") || $0.id.hasPrefix("anglvel") || $0.id.hasPrefix("magn") }) {
+                    motionDevices += 1
+                }
                 let label = d.label.map { " label \($0)" } ?? ""
                 print("  \(d.id): \(d.name)\(label)\(d.bufferCapable ? " (buffer capable)" : "")")
                 print("    channels: \(d.channels.map(\.id).joined(separator: " "))")
@@ -71,9 +95,11 @@ struct ProbeCommand: Command {
         } catch {
             print("  \(error)")
         }
+        return motionDevices
     }
 
-    private func printGPIO(allLines: Bool) {
+    /// Returns the number of GPIO chips.
+    private func printGPIO(allLines: Bool) -> Int {
         print("GPIO:")
         let chips = GPIOChipInfo.all()
         if chips.isEmpty { print("  no GPIO chips (/dev/gpiochip*)") }
@@ -83,9 +109,12 @@ struct ProbeCommand: Command {
                 print("    line \(l.offset): \(l.name.isEmpty ? "unnamed" : "\"\(l.name)\"")\(l.consumer.isEmpty ? "" : " used by \(l.consumer)")")
             }
         }
+        return chips.count
     }
 
-    private func printI2C() {
+    /// Returns the number of supported IMUs found for direct I2C.
+    private func printI2C() -> Int {
+        var imus = 0
         print("I2C:")
         let buses = I2CProbe.buses()
         if buses.isEmpty { print("  no buses (/dev/i2c-*); enable I2C and load i2c-dev") }
@@ -102,6 +131,7 @@ struct ProbeCommand: Command {
                         print("    \(hex(f.address)): unknown chip (\(f.identity.joined(separator: ", "))\(hint))")
                     } else {
                         for chip in f.chips {
+                            imus += 1
                             print("    \(hex(f.address)): \(chip.rawValue) -> source: {type: i2c, i2c: {bus: \(bus), address: \(hex(f.address)), chip: \(chip.rawValue)}}")
                         }
                     }
@@ -110,6 +140,7 @@ struct ProbeCommand: Command {
                 print("  i2c-\(bus) [\(name)]: \(error)")
             }
         }
+        return imus
     }
 
     static func number(_ v: Double) -> String {

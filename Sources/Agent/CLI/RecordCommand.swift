@@ -32,6 +32,10 @@ struct RecordCommand: Command {
 
     Prints what was recorded: samples, files, bytes, samples per second, MB per hour.
     Then: 'edgemotion recordings list', 'edgemotion recordings export', 'edgemotion replay FILE'.
+
+    example:
+      edgemotion record --config /etc/edgemotion/edgemotion.yaml --duration 30s --output /tmp/cal-gyro
+
     exit status: 0 recorded; 1 the source or the directory failed; 2 configuration error; 64 usage.
     """
 
@@ -86,6 +90,10 @@ struct RecordCommand: Command {
         }
         rate.value.withLock { $0 = report.sourceConfiguration.rate }
         log.notice("recording", ["source": report.source.name, "rate_hz": "\(report.sourceConfiguration.rate)", "directory": store.directory])
+        // Say what the defaults mean before a recording that may run for hours.
+        let until = duration.map { "for \(format2($0)) s" } ?? "until Ctrl-C or SIGTERM (no --duration given)"
+        let into = options["--output"] == nil ? "\(store.directory) (the recorder's directory: no --output given)" : store.directory
+        printError("edgemotion record: recording \(report.source.name) at \(format2(report.sourceConfiguration.rate)) Hz into \(into) \(until)")
 
         let start = MonotonicClock.nowNanos()
         var reason = "stopped"

@@ -15,8 +15,10 @@ struct RecordingsCommand: Command {
                                         [--format csv] [--output FILE] [FILE.emr…]
 
     list     one line per file, oldest first: name, first and last sample (UTC), samples, rate,
-             size, and 'torn tail' when the file ends in a damaged block (power loss while
-             recording: the intact part is still readable).
+             size, and a status: 'ok'; 'torn tail' when the file ends in a damaged block
+             (power loss while recording: the intact part is still readable); 'N damaged
+             blocks' when blocks inside it fail their checks (skipped, the rest is read);
+             'unreadable' when even its header is damaged.
     export   every sample between --from and --to (UTC, inclusive) of the given files, or of all
              files in the directory, as CSV in the shared schema
                  t_s,gx,gy,gz,ax,ay,az,mx,my,mz
@@ -31,6 +33,10 @@ struct RecordingsCommand: Command {
       --to TIME       same forms
       --format csv    the only format so far
       --output FILE   write there instead of standard output
+
+    examples:
+      edgemotion recordings list
+      edgemotion recordings export --from 2026-11-30T09:40:00Z --to 2026-11-30T09:41:00Z --output minute.csv
 
     exit status: 0 done; 1 nothing matched or a file is unreadable; 64 usage.
     """
@@ -69,7 +75,7 @@ struct RecordingsCommand: Command {
             let first = f.firstUTCNanos.map { RFC3339.format(unixNanos: $0) } ?? "-"
             let last = f.lastUTCNanos.map { RFC3339.format(unixNanos: $0) } ?? "-"
             let seconds = f.firstUTCNanos.flatMap { a in f.lastUTCNanos.map { format2(Double($0 - a) * 1e-9) } } ?? "0"
-            print("\(f.name)\t\(first)\t\(last)\t\(seconds)\t\(f.samples)\t\(f.rateHz.map(format2) ?? "-")\t\(f.bytes)\t\(f.tornTail ? "torn tail" : "ok")")
+            print("\(f.name)\t\(first)\t\(last)\t\(seconds)\t\(f.samples)\t\(f.rateHz.map(format2) ?? "-")\t\(f.bytes)\t\(Self.status(f))")
             total += f.bytes
         }
         print("\(files.count) file(s), \(total) bytes in \(store.directory)")
@@ -95,6 +101,11 @@ struct RecordingsCommand: Command {
             printError("edgemotion recordings export: no recordings in \(store.directory)")
             return 1
         }
+        // Say what the defaults mean before a possibly long export.
+        if options["--from"] == nil, options["--to"] == nil {
+            let what = options.positional.isEmpty ? "every recording in \(store.directory) (\(paths.count) file(s))" : "\(paths.count) file(s)"
+            printError("edgemotion recordings export: exporting all samples of \(what) to \(options["--output"] ?? "standard output"); --from/--to select a time range")
+        }
         var out = CSVOutput()
         if let path = options["--output"] {
             guard out.open(path) else {
@@ -105,13 +116,16 @@ struct RecordingsCommand: Command {
         out.write("t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n")
         var firstUTC: Int64?
         var rows = 0
-        for path in paths {
+        var progress = ProgressLine("export", unit: "files", total: paths.count)
+        defer { progress.finish() }
+        for (index, path) in paths.enumerated() {
+            progress.update(index)
             let reader: RecordingFileReader
             do {
                 reader = try RecordingFileReader(path: path)
             } catch {
-                printError("edgemotion recordings export: \(error)")
-                return 1
+                printError("edgemotion recordings export: \(error); skipped")
+                continue
             }
             let offset = reader.header.utcOffsetNanos
             while let s = reader.next() {
@@ -122,10 +136,13 @@ struct RecordingsCommand: Command {
                 out.write(Self.row(s, seconds: utc - t0))
                 rows += 1
             }
-            if reader.tornTail {
+            if reader.damagedBlocks > 0 {
+                printError("edgemotion recordings export: \(path): \(reader.damagedBlocks) damaged block(s) skipped (\(reader.ignoredBytes) bytes); the intact blocks were exported")
+            } else if reader.tornTail {
                 printError("edgemotion recordings export: \(path): ends in a damaged block (\(reader.ignoredBytes) bytes skipped); the samples before it were exported")
             }
         }
+        progress.finish()
         out.close()
         guard rows > 0 else {
             printError("edgemotion recordings export: no samples between \(options["--from"] ?? "the start") and \(options["--to"] ?? "the end")")
@@ -133,6 +150,13 @@ struct RecordingsCommand: Command {
         }
         printError("exported \(rows) samples")
         return 0
+    }
+
+    /// The `status` column of `list`.
+    static func status(_ f: RecordingFileInfo) -> String {
+        if f.unreadable { return "unreadable" }
+        if f.damagedBlocks > 0 { return "\(f.damagedBlocks) damaged block\(f.damagedBlocks == 1 ? "" : "s")" + (f.tornTail ? ", torn tail" : "") }
+        return f.tornTail ? "torn tail" : "ok"
     }
 
     /// One CSV row; Float32 values printed in their shortest exact form.

@@ -26,6 +26,9 @@ struct ReplayCommand: Command {
       --duration SECONDS    stop after this many seconds
       --log-level LEVEL     trace, debug, info, notice, warning, error
 
+    example:
+      edgemotion replay /var/lib/edgemotion/recordings/rec-20261130T093113Z-232011.emr --speed max --broker mqtt://localhost:1883
+
     exit status: as 'edgemotion run': 0 done; 1 the file cannot be played; 2 configuration or
     broker error; 64 usage.
     """
@@ -62,6 +65,10 @@ struct ReplayCommand: Command {
         c.source.replay.speed = speed
         c.source.replay.loop = options.flags.contains("--loop")
         c.sourceFile = nil
+        if SourceFactory.loopProblem(c.source) != nil {
+            printError("edgemotion replay: --loop works for CSV recordings only; \(file) is an .emr recording and plays once (export it with 'edgemotion recordings export' to loop it)")
+            return 64
+        }
         Logger.threshold = c.logging.level
         return AgentRunner(configuration: c).run(duration: duration)
     }

@@ -19,6 +19,9 @@ struct RunCommand: Command {
       --duration SECONDS    stop by itself after this many seconds
       --log-level LEVEL     trace, debug, info, notice, warning, error (overrides logging.level)
 
+    example:
+      edgemotion run --config /etc/edgemotion/edgemotion.yaml --log-level debug
+
     exit status: 0 after a clean stop; 1 when the source cannot start; 2 for configuration or
     broker settings errors; 64 for bad command-line usage.
     """
@@ -74,8 +77,12 @@ struct RunCommand: Command {
 
         var configuration: AgentConfiguration
         do {
-            configuration = try configPath.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) } ?? .default
-            configuration = try configuration.applying(overrides: overrides)
+            if let configPath {
+                configuration = try ConfigurationCheck.load(path: configPath, overrides: overrides)
+            } else {
+                configuration = try AgentConfiguration.default.applying(overrides: overrides)
+                try ConfigurationCheck.check(configuration, file: "command line")
+            }
         } catch {
             printError("\(error)")
             return 2

@@ -17,6 +17,13 @@ struct StepsCommand: Command {
     Second form: runs the pedometer over a recording in the shared schema and prints steps, cadence
     (steps/s), distance (m), and pause/resume events; as in the agent, steps count only while the
     activity detector reports walking or running (steps of a walk's first seconds are held until then).
+
+    examples:
+      edgemotion steps --from -1d --to now --format table
+      edgemotion steps --input walk.csv.gz --stride 0.7
+
+    exit status: 0 printed; 64 usage or a bad query; 66 the recording cannot be read;
+    74 the history cannot be read.
     """
 
     func run(arguments: [String]) -> Int32 {

@@ -47,14 +47,20 @@ final class LatestSnapshots: Sendable {
         }
     }
 
-    /// Answers a `query/latest` request; returns whether the message was one.
-    func handle(_ m: MQTTMessage, client: MQTTClient) -> Bool {
+    /// Answers a `query/latest` request; returns whether the message was one. The request is
+    /// read like a history query's (`HistoryQuery.envelope`: at most 4 KiB, an `id` of at most
+    /// 128 bytes echoed); a reply topic `policy` refuses gets no answer.
+    func handle(_ m: MQTTMessage, client: MQTTClient, policy: ReplyTopicPolicy, requestLog: RequestLog) -> Bool {
         guard m.topic == queryTopic else { return false }
-        let request = (try? JSONValue.parse(m.payload))?.members ?? [:]
-        let reply = m.responseTopic ?? request["reply_to"]?.string ?? queryTopic + "/response"
+        let request = HistoryQuery.envelope(m.payload)
+        let reply = m.responseTopic ?? request.replyTo ?? queryTopic + "/response"
+        if let why = policy.problem(reply) {
+            requestLog.refusedReplyTopic(reply, requestTopic: m.topic, reason: why)
+            return true
+        }
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        if let id = request["id"]?.string { w.field("id", id) }
+        if let id = request.id { w.field("id", id) }
         w.field("query", "latest" as StaticString)
         for name in ["accelerometer", "gyroscope", "magnetometer", "motion"] {
             w.key(Self.key(name))

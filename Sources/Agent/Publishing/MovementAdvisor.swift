@@ -23,10 +23,11 @@ final class MovementAdvisor: Sendable {
     /// Whether an episode is open, and its reason.
     private let episode = Mutex<String?>(nil)
 
-    /// `nil` when the frame does not use the magnetometer or the source has none.
+    /// `nil` when the frame is not north-referenced. On a source without a magnetometer it
+    /// announces once that the frame is not available (`notAvailable`; the payloads say
+    /// `xArbitraryZVertical`, heading −1).
     init?(service: MotionService, frame: AttitudeReferenceFrame, outbox: Outbox, prefix: String) {
-        guard frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical,
-              service.capabilities.sensors.contains(.magnetometer) else { return nil }
+        guard frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical else { return nil }
         manager = MotionManager(service: service)
         self.outbox = outbox
         topic = prefix + "/events/status"
@@ -40,7 +41,13 @@ final class MovementAdvisor: Sendable {
                 if error == .deviceRequiresMovement {
                     open(reason: "no heading yet: move the device (figure-eight) so the magnetometer can find north")
                 } else if error == .trueNorthNotAvailable {
-                    emit("trueNorthNotAvailable", reason: "no location for the declination (fusion.latitude/longitude); using magnetic north")
+                    let reason = "no location for the declination (set fusion.latitude and fusion.longitude); using magnetic north (frame xMagneticNorthZVertical)"
+                    log.warning("true north not available", ["reason": reason])
+                    emit("trueNorthNotAvailable", reason: reason)
+                } else if error == .notAvailable {
+                    let reason = "\(frame.rawValue) needs a magnetometer and the source has none; attitude has an arbitrary heading (frame xArbitraryZVertical, heading -1)"
+                    log.warning("reference frame not available", ["reason": reason])
+                    emit("notAvailable", reason: reason)
                 }
                 return
             }

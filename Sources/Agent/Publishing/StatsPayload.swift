@@ -63,6 +63,7 @@ enum StatsPayload {
         w.field("replayed", o.replayed)
         w.field("spool_corrupt_records", o.spoolCorruptRecords)
         w.field("spool_write_failures", o.spoolWriteFailures)
+        w.field("spool_recreated", o.spoolRecreations)
         w.field("spool_bytes", o.spoolFileBytes)
         w.field("queued_bytes", o.queuedBytes)
         w.field("queued_stream_messages", o.queuedStreamMessages)
@@ -91,7 +92,7 @@ enum StatsPayload {
 
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
-                       broker: String, failovers: Int) -> [UInt8] {
+                       broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.field("status", sourceFailing ? "degraded" as StaticString : "ok" as StaticString)
@@ -101,6 +102,11 @@ enum StatsPayload {
         if let lastError {
             w.field("last_error", lastError)
             if let t = lastErrorNanos { w.field("last_error_time_utc_us", Int64(t / 1000)) }
+        }
+        if let r = reloadRejected {
+            // Until the next good reload: the file on disk is not what runs.
+            w.field("reload_rejected", r.text)
+            w.field("reload_rejected_time_utc_us", Int64(r.nanos / 1000))
         }
         w.field("broker", broker)
         w.field("mqtt_reconnects", reconnects)

@@ -9,7 +9,8 @@ import MotionCore
 /// {"name":"rec-20261130T093113Z-232011.emr","start_utc":1764495073.037,"end_utc":1764496273.032,
 ///  "duration_s":1199.995,"samples":240000,"rate_hz":200,"measured_rate_hz":200.0,"bytes":10491368,
 ///  "sensors":["accelerometer","gyroscope","magnetometer"],"source":"iio:mpu9250",
-///  "being_written":false,"torn_tail":false}
+///  "being_written":false,"torn_tail":false,
+///  "damaged_blocks":0,"unreadable":false}
 /// {"t_utc_us":1764495073037000,"t_mono_ns":5261538227000,"seq":8200,
 ///  "acceleration":[0.012,-0.174,-0.981],"rotation_rate":[0.001,0,-0.002],"magnetic_field":[21.5,-3.25,-40.125]}
 /// ```
@@ -37,6 +38,10 @@ enum RecordingPayload {
         w.field("being_written", f.isBeingWritten)
         // The block being written may look torn to a concurrent reader; that is not damage.
         w.field("torn_tail", f.tornTail && !f.isBeingWritten)
+        // Blocks inside the file that failed their checks and were skipped; an unreadable file
+        // (damaged header, not a recording) has no samples.
+        w.field("damaged_blocks", f.damagedBlocks)
+        w.field("unreadable", f.unreadable)
         w.endObject()
     }
 

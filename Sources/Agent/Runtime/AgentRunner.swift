@@ -31,8 +31,12 @@ public final class AgentRunner: @unchecked Sendable {
     private var service: MotionService!
     /// The running (or last) pipeline of `service`, for statistics.
     private var pipeline: MotionPipeline!
+    /// Sample numbers and counters carried across pipeline restarts (reloads).
+    private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
+    /// Motion events, vibration and tilt thresholds (`events.enabled`).
+    private var motionEvents: MotionEventPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
     /// recorder's files.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
@@ -105,7 +109,8 @@ public final class AgentRunner: @unchecked Sendable {
             return 2
         }
 
-        outbox = makeOutbox(c)
+        guard let madeOutbox = makeOutbox(c) else { return 1 }
+        outbox = madeOutbox
         publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
 
         let source: any IMUSource
@@ -127,7 +132,21 @@ public final class AgentRunner: @unchecked Sendable {
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
         install(newClient)
-        if !newClient.waitUntilConnected(timeout: .seconds(5)) {
+        let connected: Bool
+        switch waitForBroker(newClient, timeout: 5) {
+        case .connected: connected = true
+        case .timedOut: connected = false
+        case .stopRequested(let signo):
+            // Nothing was sampled yet: no pipeline to drain, only the client and the outbox.
+            let reason = signo == SIGINT ? "SIGINT" : "SIGTERM"
+            log.notice("stopping", ["reason": reason, "during": "the initial broker wait"])
+            notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+            outbox.stop(timeout: .milliseconds(200))
+            client.disconnect(timeout: .milliseconds(500))
+            log.notice("stopped", ["samples": "0", "reason": reason])
+            return 0
+        }
+        if !connected {
             log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
                         ["broker": newClient.options.address.description])
         }
@@ -151,6 +170,57 @@ public final class AgentRunner: @unchecked Sendable {
         return stop(reason: exitReason)
     }
 
+    /// How the initial wait for the broker ended.
+    private enum BrokerWait { case connected, timedOut, stopRequested(Int32) }
+
+    /// Waits up to `timeout` seconds for the first connection while taking signals every 50 ms,
+    /// so SIGTERM/SIGINT end the wait at once; a SIGHUP meanwhile is applied once sampling runs.
+    private func waitForBroker(_ client: MQTTClient, timeout: Double) -> BrokerWait {
+        let deadline = MonotonicClock.nowNanos() + UInt64(timeout * 1e9)
+        while true {
+            if client.isConnected { return .connected }
+            let now = MonotonicClock.nowNanos()
+            if now >= deadline { return .timedOut }
+            switch SignalWaiter.wait(timeout: min(0.05, Double(deadline - now) * 1e-9)) {
+            case .terminate(let signo): return .stopRequested(signo)
+            case .reload: reloadPending = true
+            case let other?: handleSignal(other)
+            case nil: break
+            }
+        }
+    }
+
+    /// Where query answers may go, for the running configuration and topic prefix.
+    private var replyTopicPolicy: ReplyTopicPolicy {
+        ReplyTopicPolicy(prefix: topics.prefix, template: configuration.mqtt.topicPrefix,
+                         allowedPrefix: configuration.control.replyTopicPrefix)
+    }
+    /// Refused requests and reply topics, logged bounded (shared by every responder).
+    private let requestLog = RequestLog()
+
+    /// A SIGHUP received before the main loop ran (applied by its first turn).
+    private var reloadPending = false
+    /// Ignored signals already logged (each is logged once).
+    private var loggedSignals: Set<Int32> = []
+
+    /// SIGUSR1 (statistics now) and the signals taken only so they cannot end the process.
+    private func handleSignal(_ received: SignalWaiter.Received) {
+        switch received {
+        case .statistics:
+            // Before the pipeline exists (the initial broker wait) there is nothing to count yet.
+            log.notice("statistics requested (SIGUSR1)", ["status": pipeline == nil ? "starting: waiting for the broker" : statusLine()])
+            statisticsRequested = true
+        case .ignored(let signo):
+            if loggedSignals.insert(signo).inserted {
+                log.notice("signal ignored", ["signal": SignalWaiter.name(signo), "note": "logged once; SIGTERM stops, SIGHUP reloads, SIGUSR1 reports statistics"])
+            }
+        case .terminate, .reload: break
+        }
+    }
+
+    /// SIGUSR1 asked for `stats` and `health` now.
+    private var statisticsRequested = false
+
     private func mainLoop(duration: Double?) -> String {
         let start = MonotonicClock.nowNanos()
         var nextStats = start + statsIntervalNanos
@@ -162,12 +232,23 @@ public final class AgentRunner: @unchecked Sendable {
         var disconnectedSince: UInt64?
         var nextDashboard = start
         while true {
+            if reloadPending {
+                reloadPending = false
+                reload()
+                nextStats = 0
+            }
             switch SignalWaiter.wait(timeout: 0.1) {
             case .terminate(let signo):
                 return signo == SIGINT ? "SIGINT" : "SIGTERM"
             case .reload:
                 reload()
                 nextStats = 0
+            case let other?:
+                handleSignal(other)
+                if statisticsRequested {
+                    statisticsRequested = false
+                    nextStats = 0
+                }
             case nil:
                 break
             }
@@ -179,7 +260,7 @@ public final class AgentRunner: @unchecked Sendable {
             synthetic?.emitDue(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
-            let stats = pipeline.statistics
+            let stats = continuity.totals(pipeline.statistics)
             if !ready, stats.samplesProcessed > 0, client.isConnected {
                 ready = true
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
@@ -232,6 +313,7 @@ public final class AgentRunner: @unchecked Sendable {
     private func stop(reason: String) -> Int32 {
         if reason == Self.endOfRecording {
             activity?.stop()
+            motionEvents?.stop()
             service.stop()
             if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
                 log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
@@ -247,6 +329,7 @@ public final class AgentRunner: @unchecked Sendable {
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
         dashboard?.stop()
         activity?.stop()
+        motionEvents?.stop()
         movementAdvisor?.stop()
         latestSnapshots.withLock { $0?.stop(); $0 = nil }
         service.stop()
@@ -261,7 +344,7 @@ public final class AgentRunner: @unchecked Sendable {
         publishHealth(direct: true)
         _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
         client.disconnect(timeout: remaining(1.0))
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
@@ -272,21 +355,23 @@ public final class AgentRunner: @unchecked Sendable {
 
     // MARK: Parts
 
-    private func makeOutbox(_ c: AgentConfiguration) -> Outbox {
+    /// The outbox, with its spool in `state_directory` (created with its missing parents) when
+    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
+    /// silent downgrade to events kept in memory only.
+    private func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
-            if access(c.stateDirectory, F_OK) != 0 { mkdir(c.stateDirectory, 0o700) }
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
                 return try Outbox(settings: settings)
             } catch {
-                log.error("cannot open the event spool; events are kept in memory only (lost on restart)",
-                          ["error": error.description, "hint": "create state_directory or make it writable"])
-                recordError("spool: " + error.description)
-                settings.spoolPath = nil
+                log.error("cannot open the event spool; not starting",
+                          ["error": error.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+                return nil
             }
         }
         // Without a spool, `init` cannot fail.
@@ -312,7 +397,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
         let urls = Self.brokerURLs(c)
-        let options = try connectionOptions(c, brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
+        let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
     }
 
@@ -376,10 +461,13 @@ public final class AgentRunner: @unchecked Sendable {
         do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
+        // Taken now (main thread): the closure runs on the MQTT network thread.
+        let policy = replyTopicPolicy, requestLog = requestLog
         newClient.onMessage = { [weak self, weak newClient] m in
             if self?.homeAssistant?.handle(m) == true { return }
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
-            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient, latest.handle(m, client: c) { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
+               latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
             self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
         }
         if configuration.control.enabled {
@@ -401,7 +489,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
     private func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
         var pc = PipelineConfiguration(c)
-        (pc.calibration, calibrationState) = FusionSetup.calibration(c, log: log)
+        pc.sequenceOffset = continuity.nextSequence
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -410,6 +499,7 @@ public final class AgentRunner: @unchecked Sendable {
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        startMotionEvents(c, report: r)
         if client != nil { attachHistoryQueries(to: client, subscribe: false) }
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
@@ -434,6 +524,20 @@ public final class AgentRunner: @unchecked Sendable {
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
     }
 
+    /// Starts the motion-event detectors when configured and the source has an accelerometer.
+    private func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
+                                     outbox: outbox, prefix: topics.prefix)
+        do {
+            try e.start()
+            motionEvents = e
+        } catch {
+            log.error("motion events are off", ["error": "\(error)"])
+            recordError("events: \(error)")
+        }
+    }
+
     /// Starts activity detection and step counting on the service (the library's managers) when
     /// configured and the source has an accelerometer; history failures are reported, not fatal.
     private func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
@@ -455,7 +559,8 @@ public final class AgentRunner: @unchecked Sendable {
     private func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
         var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
         if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source)
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source,
+                                              policy: replyTopicPolicy, requestLog: requestLog)
         do {
             if subscribe { try responder.subscribe() }
             historyResponder.withLock { $0 = responder }
@@ -507,16 +612,31 @@ public final class AgentRunner: @unchecked Sendable {
         }
         let fresh: AgentConfiguration
         do {
-            fresh = try ConfigurationLoader.load(path: path).applying(overrides: overrides)
+            fresh = try ConfigurationCheck.load(path: path, overrides: overrides)
         } catch {
             for d in error.diagnostics { log.error("reload rejected: invalid configuration", ["problem": "\(d)"]) }
             log.error("reload rejected; the running configuration stays", ["file": path, "problems": "\(error.diagnostics.count)"])
+            let first = error.diagnostics.first.map { "\($0)" } ?? "invalid configuration"
+            rejectReload(first + (error.diagnostics.count > 1 ? " (+\(error.diagnostics.count - 1) more)" : ""))
             return
         }
         switch apply(fresh) {
-        case .success(let summary): log.notice("configuration reloaded", ["file": path, "changed": summary])
-        case .failure(let e): log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+        case .success(let summary):
+            log.notice("configuration reloaded", ["file": path, "changed": summary])
+            rejectedReload.withLock { $0 = nil }
+            healthDirty.store(true, ordering: .relaxed)
+        case .failure(let e):
+            log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+            rejectReload(path + ": " + e.description)
         }
+    }
+
+    /// The last rejected reload, shown in `health` (`reload_rejected`) until a reload succeeds.
+    private let rejectedReload = Mutex<(text: String, nanos: UInt64)?>(nil)
+
+    private func rejectReload(_ text: String) {
+        rejectedReload.withLock { $0 = (String(text.prefix(500)), MonotonicClock.realtimeNanos()) }
+        healthDirty.store(true, ordering: .relaxed)
     }
 
     struct ApplyFailure: Error, CustomStringConvertible { var description: String }
@@ -538,6 +658,9 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+            || new.events != old.events
+        // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
+        let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
@@ -545,7 +668,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
         var newSource: (any IMUSource)?
-        if pipelineChanged {
+        if pipelineChanged && !reschedule {
             do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
@@ -575,15 +698,27 @@ public final class AgentRunner: @unchecked Sendable {
             install(replacement)
             changed.append("mqtt")
         }
+        if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
+                                                   gyroscope: StreamSchedule(new.streams.gyroscope),
+                                                   magnetometer: StreamSchedule(new.streams.magnetometer),
+                                                   motion: StreamSchedule(new.streams.motion)) {
+            report = r
+            announce(new)
+            changed.append("stream rates (source kept)")
+        }
         if let newSource {
-            // Source, streams, fusion, topics or QoS changed: restart the pipeline. A short gap in
-            // the streams; `seq` continues because the publisher is kept.
+            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
+            // streams; `seq` continues because the publisher is kept, `first_sample` and the
+            // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
+            motionEvents?.stop()
+            motionEvents = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
             service.stop()
+            continuity.retire(pipeline)
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(routes(new, newTopics))
@@ -646,8 +781,20 @@ public final class AgentRunner: @unchecked Sendable {
                         }
                     }
                 }
+            case "events":
+                let (id, action) = MotionEventCommand.parse(m.payload)
+                if let motionEvents, let action, let problem = motionEvents.perform(action) {
+                    reply(&w, id: id, ok: false, error: problem)
+                } else if motionEvents == nil {
+                    reply(&w, id: id, ok: false, error: "motion events are off (events.enabled: false)")
+                } else if action == nil {
+                    reply(&w, id: id, ok: false, error: "expected {\"action\": \"set_level\" | \"arm_tamper\" | \"disarm_tamper\"}")
+                } else {
+                    reply(&w, id: id, ok: true, error: nil)
+                    w.field("action", action!)
+                }
             default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream")
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events")
             }
             w.endObject()
             if TopicLayout.isValidPublishTopic(replyTopic) {
@@ -691,7 +838,7 @@ public final class AgentRunner: @unchecked Sendable {
 
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: pipeline.statistics, outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects)
     }
 
@@ -703,7 +850,8 @@ public final class AgentRunner: @unchecked Sendable {
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
-                                          broker: client.options.address.description, failovers: failovers)
+                                          broker: client.options.address.description, failovers: failovers,
+                                          reloadRejected: rejectedReload.withLock { $0 })
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
@@ -712,31 +860,11 @@ public final class AgentRunner: @unchecked Sendable {
     }
 
     private func statusLine() -> String {
-        let s = pipeline.statistics
+        let s = continuity.totals(pipeline.statistics)
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "
             + "events_unacked=\(o.unacknowledgedEvents)"
-    }
-
-    private func connectionOptions(_ c: AgentConfiguration, brokerURL: String, statusTopic: String) throws -> MQTTConnectionOptions {
-        let m = c.mqtt
-        let address = try MQTTBrokerAddress(url: brokerURL)
-        var password = m.password
-        if let file = m.passwordFile {
-            password = try PasswordFile.read(file)
-        }
-        let tls = m.tls.map {
-            MQTTTLSOptions(caFile: $0.caFile, caPath: $0.caPath, certFile: $0.certFile, keyFile: $0.keyFile,
-                           version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
-        }
-        var options = MQTTConnectionOptions(
-            address: address, clientID: m.clientID ?? "edgemotion-" + c.device.resolvedID(), keepAlive: m.keepAlive,
-            cleanSession: true, username: m.username, password: password,
-            will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
-            tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
-        options.reconnect.maxDelay = .milliseconds(Int64(m.reconnectMaxSeconds * 1000))
-        return options
     }
 
     private func availableFrames(_ sensors: IMUSample.Contents, _ c: AgentConfiguration) -> [AttitudeReferenceFrame] {

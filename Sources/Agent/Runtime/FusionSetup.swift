@@ -24,13 +24,19 @@ enum FusionSetup {
         c.fusion.calibrationFile ?? c.stateDirectory + "/edgemotion-calibration.txt"
     }
 
-    /// The calibration to apply: the file's, or none when it is absent. A damaged or foreign file
-    /// is reported and ignored as a whole — never half-applied.
-    static func calibration(_ c: AgentConfiguration, log: Logger) -> (SensorCalibration, String) {
+    /// The sensor identity a calibration file must name to be applied: the device id
+    /// (`device.id`, else the sanitised host name) — what `edgemotion calibrate` writes by default.
+    static func calibrationSensor(_ c: AgentConfiguration) -> String { c.device.resolvedID() }
+
+    /// The calibration to apply: the file's, or none when it is absent. A damaged file, or one
+    /// made for another sensor than `sensor` (the running agent's device id), is reported and
+    /// ignored as a whole — never half-applied.
+    static func calibration(_ c: AgentConfiguration, sensor: String, log: Logger) -> (SensorCalibration, String) {
         let path = calibrationPath(c)
         let text: String
         do throws(FileError) { text = try WholeFile.text(atPath: path) } catch where error.isMissing {
-            log.info("no calibration file; fusion uses raw readings and learns the gyro bias online", ["file": path])
+            log.info(c.fusion.gyroBiasLearning ? "no calibration file; fusion uses raw readings and learns the gyro bias online"
+                                                : "no calibration file; fusion uses raw readings (gyro bias learning is off)", ["file": path])
             return (.none, "none")
         } catch {
             log.error("calibration file unreadable; running uncalibrated", ["file": path, "error": error.description,
@@ -38,12 +44,12 @@ enum FusionSetup {
             return (.none, "rejected")
         }
         do {
-            let calibration = try CalibrationFile.decode(text, source: path)
-            log.notice("calibration loaded", ["file": path])
+            let calibration = try CalibrationFile.decode(text, expectedSensor: sensor, source: path)
+            log.notice("calibration loaded", ["file": path, "sensor": sensor])
             return (calibration, "loaded")
         } catch {
             log.error("calibration file rejected; running uncalibrated", ["file": path, "error": "\(error)",
-                      "hint": "re-run 'edgemotion calibrate … --replace --file \(path)'"])
+                      "hint": "re-run 'edgemotion calibrate … --replace --sensor \(sensor) --file \(path)'"])
             return (.none, "rejected")
         }
     }

@@ -2,31 +2,49 @@
 import Glibc
 #endif
 
-/// Termination and reload signals, received synchronously on the main thread.
+/// Every signal the agent expects, received synchronously on the main thread.
 ///
 /// `blockSignals()` must run before any other thread starts, so every thread inherits the mask
 /// and the signals queue until `wait` takes them — no async-signal-safety concerns, no handler.
+///
+/// What each signal does (docs/reliability.md, "Signals"):
+/// - SIGTERM, SIGINT: graceful stop within `process.stop_timeout_s`.
+/// - SIGHUP: reload the configuration (an invalid one is rejected, the old one keeps running).
+/// - SIGUSR1: publish `stats` and `health` now and log a status line.
+/// - SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO (SIGPOLL), SIGPWR, SIGSTKFLT: taken and
+///   ignored, logged once each — their default action would end the process silently.
+/// - SIGPIPE, SIGXFSZ: ignored (`SIG_IGN`): a dropped broker socket or a file over the size
+///   limit fails the write (`EPIPE`, `EFBIG`) that caused it instead of killing the process.
+/// Signals sent by the kernel for a fault in the process itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+/// SIGABRT) keep their default action: the process cannot continue after them. SIGKILL and
+/// SIGSTOP cannot be caught.
 public enum SignalWaiter {
     public enum Received: Sendable, Equatable {
         case terminate(Int32)
         case reload
+        /// SIGUSR1: report statistics now.
+        case statistics
+        /// A signal taken only so that it does not end the process.
+        case ignored(Int32)
     }
+
+    /// Taken and ignored: their default action is to terminate.
+    public static let ignoredSignals: [Int32] = [SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
 
     private static var handled: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGHUP)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] + ignoredSignals { sigaddset(&set, s) }
         return set
     }
 
-    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and threads it creates later),
-    /// and ignores SIGPIPE (a dropped broker socket must not kill the process).
+    /// Blocks every signal `wait` takes in the calling thread (and threads it creates later),
+    /// and ignores SIGPIPE and SIGXFSZ.
     public static func blockSignals() {
         var set = handled
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Waits up to `timeout` seconds for one of the blocked signals.
@@ -37,7 +55,24 @@ public enum SignalWaiter {
         switch signo {
         case SIGHUP: return .reload
         case SIGINT, SIGTERM: return .terminate(signo)
+        case SIGUSR1: return .statistics
+        case _ where signo > 0: return .ignored(signo)
         default: return nil
+        }
+    }
+
+    /// The signal's name (`SIGUSR2`), for logs.
+    public static func name(_ signo: Int32) -> String {
+        switch signo {
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        case SIGALRM: "SIGALRM"
+        case SIGVTALRM: "SIGVTALRM"
+        case SIGPROF: "SIGPROF"
+        case SIGIO: "SIGIO"
+        case SIGPWR: "SIGPWR"
+        case SIGSTKFLT: "SIGSTKFLT"
+        default: "signal \(signo)"
         }
     }
 }

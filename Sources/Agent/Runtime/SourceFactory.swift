@@ -27,6 +27,7 @@ enum SourceFactory {
                 throw Failure(description: "source.replay.file: a replay source needs a recording; set source.replay.file")
             }
             let path = resolve(file, relativeTo: configurationFile)
+            if let problem = loopProblem(settings) { throw Failure(description: problem) }
             if path.hasSuffix("." + RecordingFormat.fileExtension) {
                 return try RecordedFileSource(path: path, asFastAsPossible: settings.replay.speed == .max)
             }
@@ -45,6 +46,13 @@ enum SourceFactory {
                                 dataReady: settings.dataReady.map { DataReadyLine.Configuration(chip: $0.chip, line: $0.line) },
                                 fifo: s.fifo ? FIFOOptions(watermark: s.fifoWatermark) : nil)
         }
+    }
+
+    /// `loop` on an `.emr` recording (which plays once), said instead of ignored.
+    static func loopProblem(_ settings: SourceSettings) -> String? {
+        guard settings.kind == .replay, settings.replay.loop,
+              settings.replay.file?.hasSuffix("." + RecordingFormat.fileExtension) == true else { return nil }
+        return "source.replay.loop: looping works for CSV recordings only; an .emr recording plays once (export it with 'edgemotion recordings export' to loop it)"
     }
 
     /// Relative paths in a config file are relative to the directory the agent runs in; a path

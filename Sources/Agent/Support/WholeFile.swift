@@ -8,25 +8,35 @@ struct FileError: Error, CustomStringConvertible, Equatable {
     let code: Int32?
     /// The size limit that was exceeded, bytes (when `code` is nil).
     let limit: Int
+    /// The path is a directory, FIFO, socket or device, not a regular file (nothing was read).
+    var notRegular = false
 
     /// True when the file does not exist (as opposed to existing but unreadable).
     var isMissing: Bool { code == ENOENT }
 
     /// `strerror` text, e.g. "Permission denied", or "file is larger than 1 MiB".
     var description: String {
+        if notRegular { return "not a regular file (a directory, FIFO, socket or device); give the path of a file" }
         if let code { return String(cString: strerror(code)) }
         return limit % (1 << 20) == 0 ? "file is larger than \(limit >> 20) MiB" : "file is larger than \(limit) bytes"
     }
 }
 
 /// Reads small files in one go, through `open`/`read` (no Foundation), retrying `EINTR` and
-/// refusing files over a size limit, so a wrong path (a device, a log) cannot exhaust memory.
+/// refusing files over a size limit, so a wrong path (a log) cannot exhaust memory, and anything
+/// but a regular file (or a symbolic link to one), so a FIFO or a device cannot block or flood
+/// the reader: the open does not wait (`O_NONBLOCK`) and nothing is read from it.
 enum WholeFile {
     /// The file's bytes.
     static func bytes(atPath path: String, limit: Int = 1 << 20) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(code: errno, limit: limit) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(code: errno, limit: limit) }
+        guard info.st_mode & 0o170000 == 0o100000 else {  // S_IFMT, S_IFREG
+            throw FileError(code: nil, limit: limit, notRegular: true)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {

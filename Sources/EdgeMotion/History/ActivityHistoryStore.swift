@@ -62,12 +62,8 @@ public final class ActivityHistoryStore: @unchecked Sendable {
     }
 
     private static func makeDirectory(_ dir: String) throws(HistoryError) {
-        var partial = dir.hasPrefix("/") ? "" : "."
-        for part in dir.split(separator: "/") {
-            partial += "/" + part
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
-                throw HistoryError(.io, "cannot create state directory \(partial): \(String(cString: strerror(errno))); choose a writable --state-dir")
-            }
+        do throws(DirectoryPath.Failure) { try DirectoryPath.create(dir) } catch {
+            throw HistoryError(.io, "cannot create state directory: \(error.description); choose a writable --state-dir")
         }
     }
 

@@ -55,6 +55,13 @@ public struct MotionError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { detail.isEmpty ? "MotionError.\(code)" : "MotionError.\(code): \(detail)" }
 
+    /// The domain `error as NSError` gets: `"CMErrorDomain"` (Core Motion's `CMErrorDomain`)
+    /// for the `CMError` codes 100–113, `"EdgeMotion.MotionError"` for EdgeMotion's own (200…).
+    public var _domain: String { code.rawValue < 200 ? "CMErrorDomain" : "EdgeMotion.MotionError" }
+    /// The code `error as NSError` gets: the `CMError` raw value (`deviceRequiresMovement` 101,
+    /// `trueNorthNotAvailable` 102, …), never Swift's default of 1.
+    public var _code: Int { code.rawValue }
+
     public static func == (a: MotionError, b: MotionError) -> Bool { a.code == b.code }
     public func hash(into h: inout Hasher) { h.combine(code) }
 

@@ -192,9 +192,11 @@ public final class MotionManager: Sendable {
     /// a class method in Core Motion; here it depends on the source and the configuration).
     public func availableAttitudeReferenceFrames() -> [AttitudeReferenceFrame] { service.availableReferenceFrames }
 
-    /// The frame of the running device-motion updates, or the default frame when none run.
+    /// The frame of the running device-motion updates; after a stop, the last one used; the
+    /// default frame when none was ever started (Core Motion's rule). It is the frame actually
+    /// used: `xMagneticNorthZVertical` when `xTrueNorthZVertical` was asked without a declination.
     public var attitudeReferenceFrame: AttitudeReferenceFrame {
-        motion.activeFrame ?? defaultFrame
+        motion.lastFrame ?? defaultFrame
     }
 
     private var defaultFrame: AttitudeReferenceFrame {
@@ -220,7 +222,8 @@ public final class MotionManager: Sendable {
     /// Starts device-motion updates in `frame`, pushed to `handler` on `queue`. Errors arrive
     /// once each as `(nil, error)`:
     /// - `.trueNorthNotAvailable`: `xTrueNorthZVertical` without a declination; attitude is
-    ///   referenced to magnetic north instead (`DeviceMotion.referenceFrame` says so).
+    ///   referenced to magnetic north instead (`DeviceMotion.referenceFrame` and
+    ///   `attitudeReferenceFrame` say so).
     /// - `.notAvailable`: the frame needs a magnetometer the source lacks; updates run in
     ///   `xArbitraryZVertical`.
     /// - `.deviceRequiresMovement`: a north frame has no heading yet (magnetometer field not
@@ -250,7 +253,7 @@ public final class MotionManager: Sendable {
                 .notAvailable, detail: "\(frame.rawValue) needs a magnetometer and \(service.capabilities.name) has none; using xArbitraryZVertical")])
         }
         if frame == .xTrueNorthZVertical, service.configuration.declination == nil {
-            return (frame, [MotionError(
+            return (.xMagneticNorthZVertical, [MotionError(
                 .trueNorthNotAvailable,
                 detail: "no magnetic declination known: set fusion.latitude and fusion.longitude (or PipelineConfiguration.declination); attitude is referenced to magnetic north")])
         }

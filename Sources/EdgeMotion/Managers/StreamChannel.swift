@@ -67,6 +67,10 @@ final class StreamChannel<Element: BitwiseCopyable & Sendable>: Sendable {
     /// The frame of the running device-motion start, if any.
     var activeFrame: AttitudeReferenceFrame? { state.withLock { $0.sink == nil ? nil : $0.frame } }
 
+    /// The frame of the running start, else of the last one (`nil` if never started): Core
+    /// Motion's `attitudeReferenceFrame` keeps the last frame used after a stop.
+    var lastFrame: AttitudeReferenceFrame? { state.withLock { $0.frame } }
+
     /// The update interval in seconds, as delivered: the requested one rounded to a whole
     /// decimation of the source rate and capped at the source's fastest.
     var interval: Double {

@@ -6,6 +6,8 @@ package enum ConsumerChange: @unchecked Sendable {
     case add(PipelineConsumerID, any PipelineOutput, ConsumerSchedule)
     case update(PipelineConsumerID, ConsumerSchedule)
     case remove(PipelineConsumerID)
+    /// New schedules for the static outputs' streams (a reload that changed only rates).
+    case rescheduleStatic([SensorStream: EffectiveSchedule], motion: EffectiveSchedule)
 }
 
 /// Hands consumer changes to the processing thread without a lock on its per-sample path.

@@ -166,6 +166,31 @@ public final class MotionPipeline: Sendable {
         report?.sourceConfiguration.rate ?? source.capabilities.effectiveRate(forRequested: configuration.requestedRate)
     }
 
+    /// One past the newest sample number read (`sequenceOffset` included): the `sequenceOffset`
+    /// of a pipeline that takes over from this one. Before the first read, `sequenceOffset`.
+    public var nextSequence: UInt64 { max(counters.nextSequence.load(ordering: .relaxed), configuration.sequenceOffset) }
+
+    /// Gives the static outputs new stream schedules without reopening the source or resetting
+    /// fusion: the processing thread delivers the partial batches of the old schedules, then
+    /// batches by the new ones from the next sample (between two drains, like consumer changes).
+    /// Returns the updated report; `nil` when the pipeline has not started or has ended.
+    @discardableResult
+    public func reschedule(accelerometer: StreamSchedule, gyroscope: StreamSchedule, magnetometer: StreamSchedule,
+                           motion: StreamSchedule) -> PipelineStartReport? {
+        guard var report = self.report else { return nil }
+        let rate = report.sourceConfiguration.rate
+        let present = report.source.sensors
+        let wanted: [SensorStream: StreamSchedule] = [.accelerometer: accelerometer, .gyroscope: gyroscope, .magnetometer: magnetometer]
+        for stream in SensorStream.allCases {
+            report.streams[stream] = EffectiveSchedule(present.contains(stream.requiredContents) ? wanted[stream]! : .disabled, sourceRate: rate)
+        }
+        report.motion = EffectiveSchedule(present.contains(.accelerometer) ? motion : .disabled, sourceRate: rate)
+        guard mailbox.post(.rescheduleStatic(report.streams, motion: report.motion)) else { return nil }
+        state.withLock { $0 = report }
+        doorbell.signal()
+        return report
+    }
+
     /// A snapshot of the counters.
     public var statistics: PipelineStatistics {
         PipelineStatistics(
@@ -190,6 +215,7 @@ public final class MotionPipeline: Sendable {
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
         var backoff = SourceRetryBackoff(maximum: configuration.sourceRetryMaximumSeconds)
+        let sequenceOffset = configuration.sequenceOffset
         var needsStart = false
         loop: while running.load(ordering: .acquiring) {
             if needsStart {
@@ -221,6 +247,9 @@ public final class MotionPipeline: Sendable {
             do {
                 switch try source.read(into: buffer, timeout: .milliseconds(100)) {
                 case .samples(let n):
+                    if sequenceOffset != 0 {
+                        for i in 0..<n { buffer[i].sequence &+= sequenceOffset }
+                    }
                     if sourceHealth.load(ordering: .relaxed) != 0 {
                         sourceHealth.store(3, ordering: .releasing)
                         backoff.reset()
@@ -242,6 +271,7 @@ public final class MotionPipeline: Sendable {
                         ring.push(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
                     }
                     counters.acquired.wrappingAdd(UInt64(n), ordering: .relaxed)
+                    if n > 0 { counters.nextSequence.store(buffer[n - 1].sequence &+ 1, ordering: .relaxed) }
                     samplesArrived()
                 case .timeout:
                     if inline { samplesArrived() }   // consumer changes and health reports still run
@@ -310,7 +340,7 @@ public final class MotionPipeline: Sendable {
     /// through the processor and the outputs (one `pipelineDidProcessBurst` per turn).
     private func processPending<F: AttitudeFilter>(_ processor: inout MotionProcessor<F>, _ progress: inout ProcessingProgress) {
         let outputs = self.outputs
-        if let changes = mailbox.take(seen: &progress.seenGeneration) { processor.apply(changes) }
+        if let changes = mailbox.take(seen: &progress.seenGeneration) { processor.apply(changes, outputs: outputs) }
         reportSourceHealth(processor.consumers, loggedAttempt: &progress.loggedAttempt, failedAt: &progress.failedAt)
         let depth = ring.count
         if depth > counters.maximumRingDepth.load(ordering: .relaxed) {
@@ -337,7 +367,7 @@ public final class MotionPipeline: Sendable {
         reportSourceHealth(processor.consumers, loggedAttempt: &progress.loggedAttempt, failedAt: &progress.failedAt)
         let reason: PipelineEnd = reachedEndOfStream.load(ordering: .acquiring) ? .endOfStream : .stopped
         endReason.withLock { $0 = reason }
-        processor.apply(mailbox.close())
+        processor.apply(mailbox.close(), outputs: outputs)
         processor.flush(outputs: outputs)
         for o in outputs { o.pipeline(didEnd: reason) }
         for c in processor.consumers { c.output.pipeline(didEnd: reason) }

@@ -8,11 +8,11 @@ import MotionCore
 /// no allocation, locking or logging per sample.
 package struct MotionProcessor<Filter: AttitudeFilter> {
     private var estimator: DeviceMotionEstimator<Filter>
-    private let accelerometerBuffer: SampleBuffer<IMUSample>
-    private let gyroscopeBuffer: SampleBuffer<IMUSample>
-    private let magnetometerBuffer: SampleBuffer<IMUSample>
-    private let motionBuffer: SampleBuffer<DeviceMotion>
-    private let motionSchedule: EffectiveSchedule
+    private var accelerometerBuffer: SampleBuffer<IMUSample>
+    private var gyroscopeBuffer: SampleBuffer<IMUSample>
+    private var magnetometerBuffer: SampleBuffer<IMUSample>
+    private var motionBuffer: SampleBuffer<DeviceMotion>
+    private var motionSchedule: EffectiveSchedule
     private var motionPhase = 0
     private var lastSequence: UInt64?
     private(set) var gaps: UInt64 = 0
@@ -27,9 +27,10 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
          motionSchedule: EffectiveSchedule, sensors: IMUSample.Contents = .all) {
         self.sourceRate = sourceRate
         self.sensors = sensors
-        defaultFrame = configuration.referenceFrame
+        let frame = Self.servedFrame(configuration.referenceFrame, sensors: sensors)
+        defaultFrame = frame
         estimator = DeviceMotionEstimator(
-            samplePeriod: 1 / sourceRate, referenceFrame: configuration.referenceFrame,
+            samplePeriod: 1 / sourceRate, referenceFrame: frame,
             declination: configuration.declination, calibration: configuration.calibration,
             learnsGyroBias: configuration.learnsGyroBias)
         accelerometerBuffer = SampleBuffer(schedule: schedules[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
@@ -37,6 +38,16 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         magnetometerBuffer = SampleBuffer(schedule: schedules[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
         self.motionSchedule = motionSchedule
         motionBuffer = SampleBuffer(schedule: motionSchedule)
+    }
+
+    /// The frame the static outputs get for the configured one (Core Motion: a frame is served
+    /// only when what it needs exists). A north-referenced frame on a source without a
+    /// magnetometer has no heading: its attitude is the arbitrary-heading one and says so
+    /// (`xArbitraryZVertical`). Without a declination `xTrueNorthZVertical` becomes
+    /// `xMagneticNorthZVertical` in the estimator (`DeviceMotionEstimator.effectiveFrame`).
+    package static func servedFrame(_ frame: AttitudeReferenceFrame, sensors: IMUSample.Contents) -> AttitudeReferenceFrame {
+        let northReferenced = frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
+        return northReferenced && !sensors.contains(.magnetometer) ? .xArbitraryZVertical : frame
     }
 
     /// Runs one sample through fusion and the stream batchers, delivering full batches.
@@ -107,10 +118,19 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
     }
 
     /// Applies consumer changes (between drains: this allocates the new consumers' buffers).
-    /// A consumer whose schedule changes first receives its partially filled batches.
-    package mutating func apply(_ changes: [ConsumerChange]) {
+    /// A consumer whose schedule changes first receives its partially filled batches; so do the
+    /// static `outputs` when their schedules change.
+    package mutating func apply(_ changes: [ConsumerChange], outputs: [any PipelineOutput] = []) {
         for change in changes {
             switch change {
+            case .rescheduleStatic(let streams, let motion):
+                flush(outputs: outputs, consumers: false)
+                accelerometerBuffer = SampleBuffer(schedule: streams[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                gyroscopeBuffer = SampleBuffer(schedule: streams[.gyroscope] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                magnetometerBuffer = SampleBuffer(schedule: streams[.magnetometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
+                motionSchedule = motion
+                motionBuffer = SampleBuffer(schedule: motion)
+                motionPhase = 0
             case .add(let id, let output, let schedule):
                 consumers.removeAll { $0.id == id }
                 consumers.append(RuntimeConsumer(id: id, output: output, schedule: schedule, sourceRate: sourceRate,
@@ -127,8 +147,8 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         }
     }
 
-    /// Delivers every partially filled batch (at shutdown).
-    mutating func flush(outputs: [any PipelineOutput]) {
+    /// Delivers every partially filled batch (at shutdown; the static ones also before a reschedule).
+    mutating func flush(outputs: [any PipelineOutput], consumers flushConsumers: Bool = true) {
         for (stream, buffer) in [(SensorStream.accelerometer, accelerometerBuffer),
                                  (.gyroscope, gyroscopeBuffer), (.magnetometer, magnetometerBuffer)] {
             buffer.flush { span, interval in
@@ -138,7 +158,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         motionBuffer.flush { span, interval in
             for i in outputs.indices { outputs[i].pipeline(didProduce: span, interval: interval) }
         }
-        for c in consumers { c.flush() }
+        if flushConsumers { for c in consumers { c.flush() } }
     }
 }
 

@@ -49,6 +49,10 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var sourceRetryMaximumSeconds = 10.0
     /// Which thread runs processing and the outputs.
     public var processingThread: ProcessingThread = .separate
+    /// Added to every sample's sequence number as it is read: a pipeline that replaces another
+    /// (a new source after a reload) continues its numbering from the old one's `nextSequence`,
+    /// so a gap in `first_sample` still means samples were lost.
+    public var sequenceOffset: UInt64 = 0
 
     public init(
         requestedRate: Double,

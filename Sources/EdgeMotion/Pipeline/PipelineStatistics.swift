@@ -10,6 +10,8 @@ public final class PipelineCounters: Sendable {
     let lastSampleNanos = Atomic<UInt64>(0)
     let maximumRingDepth = Atomic<Int>(0)
     let batchesDelivered = Atomic<UInt64>(0)
+    /// One past the newest sequence number read (after `sequenceOffset`).
+    let nextSequence = Atomic<UInt64>(0)
 
     init() {}
 }

@@ -42,8 +42,14 @@ public struct EffectiveSchedule: Sendable, Hashable {
     public var decimation: Int
     /// Delivered samples per second: source rate / decimation.
     public var rate: Double
-    /// Samples per batch.
+    /// Samples per batch, 1 … `maximumBatchSize`.
     public var batchSize: Int
+    /// The largest batch a stream allocates, samples: a schedule asking for more (a tiny
+    /// `publishRate`) is clamped here, so no buffer is ever sized from an unchecked quotient.
+    /// The agent refuses such a schedule before it gets here (`streams.*.publish_rate`).
+    public static let maximumBatchSize = 10_000
+    /// The largest decimation, source samples per delivered sample (a tiny `rate` is clamped).
+    public static let maximumDecimation = 1_000_000
     /// Seconds between delivered samples.
     public var interval: Double { rate > 0 ? 1 / rate : 0 }
     /// Whether the requested rate had to be lowered to what the source can do.
@@ -61,9 +67,18 @@ public struct EffectiveSchedule: Sendable, Hashable {
         }
         let requested = schedule.rate > 0 ? schedule.rate : sourceRate
         capped = requested > sourceRate * (1 + 1e-9)
-        decimation = max(1, Int((sourceRate / min(requested, sourceRate)).rounded()))
+        decimation = Self.clampedCount(sourceRate / min(requested, sourceRate), to: Self.maximumDecimation)
         rate = sourceRate / Double(decimation)
-        batchSize = max(1, Int((rate / max(schedule.publishRate, 1e-6)).rounded()))
+        batchSize = Self.clampedCount(rate / schedule.publishRate, to: Self.maximumBatchSize)
         enabled = true
+    }
+
+    /// `quotient` rounded to a whole count in 1 … `limit`; NaN, zero, negative and infinite
+    /// quotients (a zero or NaN rate) become 1 or `limit` instead of trapping in `Int(_:)`.
+    public static func clampedCount(_ quotient: Double, to limit: Int) -> Int {
+        guard !quotient.isNaN else { return 1 }
+        let r = quotient.rounded()
+        if r >= Double(limit) { return limit }
+        return r >= 1 ? Int(r) : 1
     }
 }

@@ -1,11 +1,11 @@
 import MotionCore
 
-/// The on-disk format of sensor recordings (`.emr`, version 1), little-endian throughout.
+/// The on-disk format of sensor recordings (`.emr`, version 2), little-endian throughout.
 ///
 /// ```
 /// file    := magic "EDGEMREC" (8 bytes) · version u16 · reserved u16 · header_length u32
 ///            · header (UTF-8 "key=value\n" lines) · header_crc u32 · block*
-/// block   := "EMBK" u32 · payload_length u32 · sample_count u32 · payload_crc u32 · payload
+/// block   := "EMBK" u32 · payload_length u32 · sample_count u32 · block_crc u32 · payload
 /// payload := base_timestamp_ns u64 · base_sequence u64 · sample*
 /// sample  := dt_ns u32 (from base) · sequence_delta u16 · bits u8 · present vectors (3 × f32 each)
 /// bits    := contents (bit 0 accelerometer, 1 gyroscope, 2 magnetometer) · flags << 3
@@ -14,11 +14,15 @@ import MotionCore
 /// Values are `IMUSample`'s: specific force m/s² (IIO sign, +9.81 up at rest), raw rotation rate
 /// rad/s, raw magnetic field µT, sensor frame, CLOCK_MONOTONIC ns timestamps; the header's
 /// `utc_offset_ns` (realtime − monotonic when the file was created) converts them to UTC.
-/// A block is written with one `write` and verified by its CRC-32 on read: a file cut short by a
-/// crash or power loss ends in a torn block, which readers detect and skip (`RecordingFileReader.tornTail`).
+/// `block_crc` is the CRC-32 of `payload_length · sample_count · payload` (version 2); version 1
+/// files (still read) covered only the payload, so a corrupted `sample_count` went unnoticed.
+/// A block is written with one `write` and verified on read by its CRC and by walking its
+/// samples, which must fill the payload exactly: a damaged block is skipped and counted
+/// (`RecordingFileReader.damagedBlocks`), and a file cut short by a crash or power loss ends in
+/// a torn block, which readers detect and skip (`RecordingFileReader.tornTail`).
 public enum RecordingFormat {
     public static let magic: [UInt8] = Array("EDGEMREC".utf8)
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     public static let blockMagic: UInt32 = 0x4B42_4D45  // "EMBK" little-endian
     /// File name extension.
     public static let fileExtension = "emr"
@@ -30,6 +34,16 @@ public enum RecordingFormat {
     static let payloadBaseSize = 16
     /// Largest encoded sample: dt, sequence delta, bits, three vectors.
     static let maximumSampleSize = 4 + 2 + 1 + 36
+    /// Largest payload a writer produces (every version): base fields and `samplesPerBlock`
+    /// samples of the largest size. A longer `payload_length` is damage.
+    static let maximumPayloadSize = payloadBaseSize + samplesPerBlock * maximumSampleSize
+    /// Smallest encoded sample: dt, sequence delta, bits, no vector.
+    static let minimumSampleSize = 4 + 2 + 1
+
+    /// Bytes of one encoded sample whose `bits` byte is `bits`: 7 plus 12 per present vector.
+    static func sampleSize(bits: UInt8) -> Int {
+        minimumSampleSize + 12 * (bits & 0x7).nonzeroBitCount
+    }
 }
 
 /// The descriptive header of a recording file.

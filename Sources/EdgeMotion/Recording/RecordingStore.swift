@@ -14,6 +14,10 @@ public struct RecordingFileInfo: Sendable {
     public var samples: Int
     public var rateHz: Double?
     public var tornTail: Bool
+    /// Damaged blocks inside the file, skipped (`RecordingFileReader.damagedBlocks`).
+    public var damagedBlocks = 0
+    /// Not even the file header could be read (not a recording, damaged, or not a regular file).
+    public var unreadable = false
     /// Last modification, UTC ns (for age-based removal of unreadable files).
     public var modifiedUTCNanos: Int64
     /// The header's `sensors` (`accelerometer`, `gyroscope`, `magnetometer`); empty when unreadable.
@@ -104,6 +108,7 @@ public struct RecordingStore: Sendable {
                                      modifiedUTCNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
         guard let reader = try? RecordingFileReader(path: path) else {
             info.tornTail = true
+            info.unreadable = true
             return info
         }
         let offset = reader.header.utcOffsetNanos
@@ -122,6 +127,7 @@ public struct RecordingStore: Sendable {
             info.lastUTCNanos = Int64(bitPattern: last) &+ offset
         }
         info.tornTail = reader.tornTail
+        info.damagedBlocks = reader.damagedBlocks
         return info
     }
 

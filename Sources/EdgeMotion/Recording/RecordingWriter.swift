@@ -85,11 +85,13 @@ public final class RecordingWriter {
     public func flush() throws(RecordingError) {
         guard blockSamples > 0 else { return }
         let payloadLength = block.count - RecordingFormat.blockHeaderSize
-        let crc = block.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[RecordingFormat.blockHeaderSize...])) }
         block.withUnsafeMutableBytes { b in
             b.storeBytes(of: RecordingFormat.blockMagic.littleEndian, toByteOffset: 0, as: UInt32.self)
             b.storeBytes(of: UInt32(payloadLength).littleEndian, toByteOffset: 4, as: UInt32.self)
             b.storeBytes(of: UInt32(blockSamples).littleEndian, toByteOffset: 8, as: UInt32.self)
+            // Version 2: the CRC covers payload_length and sample_count, then the payload.
+            let lengths = CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[4..<12]))
+            let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[RecordingFormat.blockHeaderSize...]), initial: lengths)
             b.storeBytes(of: crc.littleEndian, toByteOffset: 12, as: UInt32.self)
         }
         blockSamples = 0

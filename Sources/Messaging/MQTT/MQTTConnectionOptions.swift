@@ -120,6 +120,13 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
         if clientID.utf8.count > 65535 {
             throw MQTTError(.invalidOptions, context: ctx, detail: "clientID is longer than 65535 bytes")
         }
+        // MQTT strings are at most 65535 bytes (a 2-byte length); libmosquitto refuses longer ones.
+        if let username, username.utf8.count > 65535 {
+            throw MQTTError(.invalidOptions, context: ctx, detail: "username is longer than 65535 bytes")
+        }
+        if let password, password.utf8.count > 65535 {
+            throw MQTTError(.invalidOptions, context: ctx, detail: "password is longer than 65535 bytes")
+        }
         if password != nil && username == nil {
             throw MQTTError(.invalidOptions, context: ctx, detail: "password given without username")
         }

@@ -87,6 +87,8 @@ public final class Outbox: Sendable {
     private let thread = Mutex<pthread_t?>(nil)
     /// Owned by the pump thread after `init` (and by `init` before the thread starts).
     nonisolated(unsafe) private var spool: EventSpool?
+    /// When the pump next checks that the spool file is still in place (monotonic ns; pump thread only).
+    nonisolated(unsafe) private var nextSpoolCheckNanos: UInt64 = 0
 
     /// Opens (and replays) the spool when `settings.spoolPath` is set and starts the pump thread.
     /// - Throws: `SpoolError` when the spool file cannot be opened.
@@ -110,7 +112,8 @@ public final class Outbox: Sendable {
                 st.stats.spoolCorruptRecords = s.corruptRecords
                 st.stats.spoolFileBytes = s.fileBytes
                 if s.corruptRecords > 0 {
-                    st.stats.lastError = "spool \(path): skipped \(s.corruptRecords) damaged record(s) at start"
+                    st.stats.lastError = "spool \(path): skipped \(s.corruptRecords) damaged stretch(es) at start, recovered \(s.recovered.count) event(s)"
+                        + (s.keptCorruptCopy.map { "; damaged file kept as \($0)" } ?? "")
                 }
             }
         }
@@ -446,6 +449,23 @@ public final class Outbox: Sendable {
         }
         var written: [Item] = []
         var failure: String?
+        if let spool, !incoming.isEmpty || !acks.isEmpty || MonotonicClock.nowNanos() >= nextSpoolCheckNanos {
+            nextSpoolCheckNanos = MonotonicClock.nowNanos() + 1_000_000_000
+            if spool.isDetached() {
+                let acked = Set(acks)
+                let keep = state.withLock { st in
+                    (st.inflight.values.filter { $0.klass == .event } + st.pendingEvents)
+                        .filter { $0.spoolID != 0 && !acked.contains($0.spoolID) }
+                        .sorted { $0.spoolID < $1.spoolID }
+                        .map { SpoolEntry(id: $0.spoolID, topic: $0.topic, payload: $0.payload, qos: $0.qos, retain: $0.retain) }
+                }
+                do throws(SpoolError) { try spool.reattach(keeping: keep) } catch { failure = error.description }
+                state.withLock { st in
+                    st.stats.spoolRecreations = spool.recreations
+                    st.stats.lastError = "spool \(spool.path): the file was deleted or replaced while running; recreated with \(keep.count) unacknowledged event(s)"
+                }
+            }
+        }
         for var item in incoming {
             if let spool {
                 do throws(SpoolError) {

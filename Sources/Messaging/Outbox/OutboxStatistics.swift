@@ -22,6 +22,9 @@ public struct OutboxStatistics: Sendable, Equatable {
     public var replayed = 0
     /// Damaged spool records skipped at start.
     public var spoolCorruptRecords = 0
+    /// Times the spool file was found deleted or replaced while running and recreated (with every
+    /// unacknowledged event).
+    public var spoolRecreations = 0
     /// Spool write/fsync failures (the events stay in memory).
     public var spoolWriteFailures = 0
     /// Size of the spool file, bytes.

@@ -10,9 +10,10 @@ import MotionCore
 /// Opening a spool replays it: every message record without a matching ack record is returned in
 /// `recovered`, in the order it was appended. A record whose CRC does not match, or whose length
 /// runs past the end of the file (a write torn by a crash or power cut), is skipped and counted in
-/// `corruptRecords` — never a crash. A file with a damaged header is moved aside as
-/// `<path>.corrupt` and a new spool started. After damage, the file is rewritten with the intact
-/// pending records only.
+/// `corruptRecords` — never a crash — and reading resynchronises on the next intact record
+/// (`SpoolReader`). Damage before the end keeps the file as `<path>.corrupt`; a file with a
+/// damaged header is moved aside there and a new spool started. After damage, the file is
+/// rewritten with the intact pending records only.
 ///
 /// Not thread-safe: one owner (the outbox's pump thread) calls every method.
 public final class EventSpool {
@@ -24,6 +25,10 @@ public final class EventSpool {
     public private(set) var corruptRecords = 0
     /// Current size of the file, bytes.
     public private(set) var fileBytes = 0
+    /// Bytes inside the damaged stretches skipped when the spool was opened.
+    public private(set) var skippedBytes = 0
+    /// Where the damaged file was kept when the spool was opened (`<path>.corrupt`), if it was.
+    public private(set) var keptCorruptCopy: String?
     /// Append or sync failures since opening (the messages stay in memory and are still delivered).
     public private(set) var writeFailures = 0
 
@@ -38,6 +43,13 @@ public final class EventSpool {
     public init(path: String, fsync: SpoolFsyncPolicy) throws(SpoolError) {
         self.path = path
         self.fsyncPolicy = fsync
+        // The whole state directory path, like every store (never a silent in-memory downgrade
+        // because a parent is missing).
+        do throws(DirectoryPath.Failure) { try DirectoryPath.create(DirectoryPath.parent(of: path)) } catch {
+            var e = SpoolError(path: path, operation: "create its directory", errno: error.errno)
+            e.hint = error.description + "; create state_directory or choose a writable one"
+            throw e
+        }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SpoolError(path: path, operation: "open", errno: errno) }
         // One process per spool: a second agent on the same state directory would interleave records.
@@ -50,8 +62,9 @@ public final class EventSpool {
         }
         let damaged = load()
         if damaged {
-            log.warning("spool damaged; skipped unreadable records and kept the intact ones",
-                        ["path": path, "corrupt_records": String(corruptRecords), "recovered": String(recovered.count)])
+            log.warning("spool damaged; skipped the unreadable stretches and recovered every intact record after them",
+                        ["path": path, "skipped_records": String(corruptRecords), "skipped_bytes": String(skippedBytes),
+                         "recovered": String(recovered.count), "damaged_copy": keptCorruptCopy ?? "none (torn tail only)"])
             do throws(SpoolError) { try rewrite(keeping: recovered) } catch {
                 log.error("cannot rewrite the damaged spool", ["error": error.description])
             }
@@ -67,7 +80,8 @@ public final class EventSpool {
     }
 
     /// Reads the whole file, fills `recovered`, `nextID`, `corruptRecords`. Returns whether the file
-    /// needs rewriting (damage found or a fresh header needed).
+    /// needs rewriting (damage found). Damage in the middle (not only a torn tail) keeps a copy of
+    /// the file as `<path>.corrupt` (a hard link to the old inode, which the rewrite replaces).
     private func load() -> Bool {
         var st = stat()
         fstat(fd, &st)
@@ -84,7 +98,8 @@ public final class EventSpool {
             got += n
         }
         bytes.removeLast(size - got)
-        guard got >= SpoolFormat.magic.count, Array(bytes[0..<SpoolFormat.magic.count]) == SpoolFormat.magic else {
+        let scan = bytes.withUnsafeBytes { SpoolReader.scan($0) }
+        guard scan.headerValid else {
             // Not our file or the header itself is damaged: keep it for inspection, start afresh.
             corruptRecords += 1
             let aside = path + ".corrupt"
@@ -96,51 +111,21 @@ public final class EventSpool {
             writeHeader()
             return false
         }
-        var pending: [UInt64: SpoolEntry] = [:]
-        var order: [UInt64] = []
-        var damaged = false
-        var offset = SpoolFormat.magic.count
-        bytes.withUnsafeBytes { p in
-            while offset < got {
-                guard offset + SpoolFormat.recordHeaderBytes <= got else { corruptRecords += 1; damaged = true; break }
-                let length = Int(SpoolFormat.readUInt(p, at: offset, bytes: 4))
-                let crc = UInt32(SpoolFormat.readUInt(p, at: offset + 4, bytes: 4))
-                let bodyStart = offset + SpoolFormat.recordHeaderBytes
-                guard length >= SpoolFormat.ackBodyBytes, length <= SpoolFormat.maximumBodyBytes, bodyStart + length <= got else {
-                    // Torn tail (or a corrupt length, after which nothing can be trusted).
-                    corruptRecords += 1
-                    damaged = true
-                    break
-                }
-                let body = UnsafeRawBufferPointer(rebasing: p[bodyStart..<bodyStart + length])
-                offset = bodyStart + length
-                guard CRC32.checksum(body) == crc else {
-                    corruptRecords += 1
-                    damaged = true
-                    continue
-                }
-                let kind = body[0]
-                let id = SpoolFormat.readUInt(body, at: 1, bytes: 8)
-                nextID = max(nextID, id &+ 1)
-                switch kind {
-                case SpoolFormat.kindAck:
-                    pending[id] = nil
-                case SpoolFormat.kindMessage where length >= SpoolFormat.messageBodyFixedBytes:
-                    let topicLength = Int(SpoolFormat.readUInt(body, at: 11, bytes: 2))
-                    let topicStart = SpoolFormat.messageBodyFixedBytes
-                    guard topicStart + topicLength <= length else { corruptRecords += 1; damaged = true; continue }
-                    let topic = String(decoding: body[topicStart..<topicStart + topicLength], as: UTF8.self)
-                    let payload = Array(body[(topicStart + topicLength)...])
-                    if pending[id] == nil { order.append(id) }
-                    pending[id] = SpoolEntry(id: id, topic: topic, payload: payload, qos: Int(body[9]), retain: body[10] != 0)
-                default:
-                    corruptRecords += 1
-                    damaged = true
-                }
+        recovered = scan.pending
+        nextID = scan.nextID
+        corruptRecords = scan.skippedRecords
+        skippedBytes = scan.skippedBytes
+        fileBytes = got
+        let damaged = scan.skippedRecords > 0
+        if damaged && !scan.onlyTornTail {
+            let aside = path + ".corrupt"
+            unlink(aside)
+            if link(path, aside) == 0 {
+                keptCorruptCopy = aside
+            } else {
+                log.error("cannot keep a copy of the damaged spool", ["path": aside, "error": String(cString: strerror(errno))])
             }
         }
-        recovered = order.compactMap { pending[$0] }
-        fileBytes = got
         if !damaged { lseek(fd, off_t(got), SEEK_SET) }
         return damaged
     }
@@ -195,6 +180,45 @@ public final class EventSpool {
         guard dirty, case .interval(let ms) = fsyncPolicy else { return }
         let now = MonotonicClock.nowNanos()
         if now &- lastSyncNanos >= UInt64(max(0, ms)) * 1_000_000 { try? sync() }
+    }
+
+    /// Whether the file at `path` is no longer the one this spool writes: deleted (link count 0, or
+    /// no file at `path`), or renamed away and replaced by another file. Two system calls
+    /// (`fstat`, `stat`); the outbox calls it before each batch of writes and once a second.
+    public func isDetached() -> Bool {
+        var own = stat()
+        guard fstat(fd, &own) == 0 else { return true }
+        if own.st_nlink == 0 { return true }
+        var named = stat()
+        guard stat(path, &named) == 0 else { return true }
+        return named.st_ino != own.st_ino || named.st_dev != own.st_dev
+    }
+
+    /// Times the file had to be recreated because it was deleted or replaced while running.
+    public private(set) var recreations = 0
+
+    /// Recreates a detached spool (see `isDetached`) with `pending` — every message not yet
+    /// acknowledged, oldest first — creating the directory again if it went too. Warns once per
+    /// run (later recreations are logged at notice level) and counts `recreations`.
+    public func reattach(keeping pending: [SpoolEntry]) throws(SpoolError) {
+        recreations += 1
+        if recreations == 1 {
+            log.warning("the spool file was deleted or replaced while running; recreated it with every unacknowledged event",
+                        ["path": path, "rewritten_events": String(pending.count)])
+        } else {
+            log.notice("the spool file was deleted or replaced again; recreated it",
+                       ["path": path, "rewritten_events": String(pending.count), "times": String(recreations)])
+        }
+        do throws(DirectoryPath.Failure) { try DirectoryPath.create(DirectoryPath.parent(of: path)) } catch {
+            var e = SpoolError(path: path, operation: "create its directory", errno: error.errno)
+            e.hint = error.description
+            writeFailures += 1
+            throw e
+        }
+        do throws(SpoolError) { try rewrite(keeping: pending) } catch {
+            writeFailures += 1
+            throw error
+        }
     }
 
     /// `fsync` now (unless the policy is `never`).

@@ -99,7 +99,7 @@ public enum CalibrationFile {
                 sawVersion = true
             case "sensor":
                 if let expectedSensor, value != expectedSensor {
-                    throw CalibrationFileError(source: source, line: line, problem: "made for sensor '\(value)', but this is '\(expectedSensor)'; recalibrate this sensor or point calibration.file elsewhere")
+                    throw CalibrationFileError(source: source, line: line, problem: "made for sensor '\(value)', but this is '\(expectedSensor)'; recalibrate this sensor (edgemotion calibrate … --config FILE) or point fusion.calibration_file elsewhere")
                 }
             case "gyro.bias":
                 let n = try numbers(3); result.gyroBias = Vector3(n[0], n[1], n[2])

@@ -18,6 +18,13 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     /// Calibration applied to every raw reading before fusion.
     public var calibration: SensorCalibration
 
+    /// Below this field strength (µT) a magnetometer reading carries no north: the geomagnetic
+    /// field is 22–67 µT everywhere on the surface, so a weaker reading is the sensor's own noise
+    /// (a magnetic shield or steel enclosure, a dead or unpowered magnetometer). North frames then
+    /// have no heading (Core Motion's `deviceRequiresMovement`), whatever the filter made of it.
+    public static var minimumHeadingFieldStrength: Double { 10 }
+    /// Whether the last magnetometer reading was weaker than `minimumHeadingFieldStrength`.
+    @usableFromInline var magneticFieldTooWeak = false
     @usableFromInline var lastTimestampNanos: UInt64 = 0
     @usableFromInline let nominalPeriod: Double
     @usableFromInline var arbitraryHeadingReference: Double?
@@ -67,6 +74,10 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         }
         lastTimestampNanos = sample.timestampNanos
         let mag: Vector3? = sample.contents.contains(.magnetometer) ? calibration.magnetometer(sample.magneticField) : nil
+        if let mag {
+            let limit = Self.minimumHeadingFieldStrength
+            magneticFieldTooWeak = mag.x * mag.x + mag.y * mag.y + mag.z * mag.z < limit * limit
+        }
         _filter.update(gyroscope: calibration.gyroscope(sample.rotationRate),
                       accelerometer: calibration.accelerometer(sample.specificForce), magnetometer: mag, dt: dt)
     }
@@ -75,14 +86,15 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
     /// been used, `low` while the field is rejected as disturbed, `high` with a stored hard/soft-iron
     /// calibration, `medium` with only the filter's learned reference.
     @inlinable public func magneticAccuracy(_ out: FusionOutput) -> MagneticFieldCalibrationAccuracy {
-        if !out.headingAvailable { return .uncalibrated }
+        if !out.headingAvailable || magneticFieldTooWeak { return .uncalibrated }
         if out.magneticDisturbance { return .low }
         return calibration.hasMagnetometer ? .high : .medium
     }
 
     /// The device motion for the filter's current state and `sample`'s raw readings.
     @inlinable public mutating func deviceMotion(for sample: IMUSample) -> DeviceMotion {
-        let out = _filter.output
+        var out = _filter.output
+        if magneticFieldTooWeak { out.headingAvailable = false }
         let up = out.quaternion6D.inverseRotate(Vector3(0, 0, 1))
         let gravity = Acceleration(-up)
         let total = Acceleration(specificForce: calibration.accelerometer(sample.specificForce))
@@ -136,8 +148,10 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
             magneticDisturbance: out.magneticDisturbance)
     }
 
-    /// ENU → NWU (x north, y west, z up): a +90° turn about z.
-    @inlinable public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: 0.5.squareRoot()) }
+    /// ENU → NWU (x north, y west, z up): a −90° turn about z. East (1,0,0) in ENU is (0,−1,0) in
+    /// NWU (minus west) and north (0,1,0) is (1,0,0), so a device lying flat with its x axis to
+    /// north (+90° about z in ENU) has the identity attitude in NWU.
+    @inlinable public static var enuToNWU: Quaternion { Quaternion(w: 0.5.squareRoot(), x: 0, y: 0, z: -(0.5.squareRoot())) }
 
     /// Heading in degrees, 0–360 clockwise from north seen from above, of the device's y axis
     /// (its "top"), for a sensor → ENU attitude.
@@ -145,7 +159,8 @@ public struct DeviceMotionEstimator<Filter: AttitudeFilter>: Sendable {
         let top = enu.rotate(Vector3(0, 1, 0))
         var h = Double.atan2(top.x, top.y).degrees
         if h < 0 { h += 360 }
-        return h
+        // A tiny negative angle plus 360 rounds to 360: the range is [0, 360).
+        return h >= 360 ? h - 360 : h
     }
 
     @usableFromInline func headingOffset(_ out: FusionOutput) -> Double {

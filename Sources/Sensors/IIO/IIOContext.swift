@@ -12,7 +12,7 @@ final class IIOContext: @unchecked Sendable {
     init(uri: String) throws(SensorError) {
         guard let ctx = iio_create_context_from_uri(uri) else {
             let e = errno
-            throw SensorError(e == EACCES || e == EPERM ? .permissionDenied : .notFound, subject: "iio \(uri)",
+            throw SensorError(e == EACCES || e == EPERM ? .permissionDenied : .notFound, subject: "IIO context '\(uri)'",
                               detail: "cannot create the libiio context (\(I2CError.describe(e))); for local: check /sys/bus/iio/devices, for ip: check that iiod runs on the host")
         }
         self.uri = uri

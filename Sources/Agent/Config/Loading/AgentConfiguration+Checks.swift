@@ -6,7 +6,7 @@ extension AgentConfiguration {
     func checkCombinations(with reader: inout ConfigReader) {
         if source.kind == .replay, source.replay.file == nil, !reader.isPresent("source.replay.file") {
             reader.report("source.replay.file", at: reader.mark(of: "source.type"),
-                          "required when source.type is replay: the recording to play (CSV or CSV.gz)")
+                          "required when source.type is replay: the recording to play (.emr, CSV or CSV.gz)")
         }
         checkStreams(with: &reader)
         checkChip(with: &reader)
@@ -24,10 +24,14 @@ extension AgentConfiguration {
                 continue
             }
             let rate = stream.effectiveRate(sourceRate: source.rate)
-            if stream.publishRate > rate {
+            if let problem = stream.rateProblem(sourceRate: source.rate) {
                 let publishPath = reader.isPresent(path + ".publish_rate") ? path + ".publish_rate"
                     : reader.isPresent(path + ".rate") ? path + ".rate" : "source.rate"
-                reader.report(publishPath, "publish_rate \(hz(stream.publishRate)) is above the \(name) stream's rate \(hz(rate)); publish_rate must be ≤ rate (each message carries rate/publish_rate samples)")
+                if stream.publishRate > rate {
+                    reader.report(publishPath, "publish_rate \(hz(stream.publishRate)) is above the \(name) stream's rate \(hz(rate)); publish_rate must be ≤ rate (each message carries rate/publish_rate samples)")
+                } else {
+                    reader.report(publishPath, problem)
+                }
             }
         }
     }
@@ -46,9 +50,9 @@ extension AgentConfiguration {
             reader.report(missing, at: reader.mark(of: given), "required together with \(given.split(separator: ".").last!): give both or neither")
         }
         let frame = fusion.referenceFrame
-        if frame == .xTrueNorthZVertical, fusion.latitude == nil || fusion.longitude == nil, fusion.latitude == fusion.longitude {
-            reader.report("fusion.reference_frame", "xTrueNorthZVertical needs fusion.latitude and fusion.longitude (degrees) to compute the magnetic declination")
-        }
+        // xTrueNorthZVertical without a location is not an error (Core Motion's behaviour): the
+        // agent runs in magnetic north, says so in every payload's `frame` and announces
+        // `trueNorthNotAvailable` once (MovementAdvisor).
         if frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical {
             var lacking: String?
             switch source.kind {

@@ -31,11 +31,17 @@ extension SpoolConfiguration {
 }
 
 extension ControlSettings {
-    static let keys = ["enabled"]
+    static let keys = ["enabled", "reply_topic_prefix"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
         enabled = reader.bool(section, "enabled", default: enabled)
+        replyTopicPrefix = reader.string(section, "reply_topic_prefix", default: replyTopicPrefix) { p in
+            if p.utf8.count > 256 { return "at most 256 bytes" }
+            if p.contains("+") || p.contains("#") || p.utf8.contains(0) { return "a topic prefix without wildcards (+, #) or NUL, e.g. clients/" }
+            if p.hasPrefix("$") { return "must not start with $ (the broker's reserved topics)" }
+            return nil
+        }
     }
 }
 

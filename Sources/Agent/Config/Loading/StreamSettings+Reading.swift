@@ -22,12 +22,10 @@ extension StreamSettings {
     init(reading section: ConfigSection?, defaults: StreamSettings, with reader: inout ConfigReader) {
         self = defaults
         enabled = reader.bool(section, "enabled", default: enabled)
-        rate = reader.double(section, "rate", default: rate, unit: "Hz", allowed: "0 ≤ rate ≤ 10000 (0 = the source rate)") {
-            $0 >= 0 && $0 <= SourceSettings.maximumRate
-        }
-        publishRate = reader.double(section, "publish_rate", default: publishRate, unit: "Hz", allowed: "0 < publish_rate ≤ 10000") {
-            $0 > 0 && $0 <= SourceSettings.maximumRate
-        }
+        rate = reader.double(section, "rate", default: rate, unit: "Hz", allowed: StreamSettings.rateRange,
+                             StreamSettings.isAllowedRate)
+        publishRate = reader.double(section, "publish_rate", default: publishRate, unit: "Hz", allowed: StreamSettings.publishRateRange,
+                                    StreamSettings.isAllowedPublishRate)
         qos = reader.integer(section, "qos", default: qos, allowed: "0, 1 or 2") { (0...2).contains($0) }
         retain = reader.bool(section, "retain", default: retain)
         format = reader.choice(section, "format", default: format)

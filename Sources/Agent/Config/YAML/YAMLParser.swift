@@ -4,8 +4,13 @@ import CYAML
 ///
 /// The only place that touches libyaml. Syntax errors become a `ConfigError` of kind `.syntax`
 /// carrying libyaml's problem and context text at 1-based line and column. Aliases (`*name`)
-/// and more than one document are rejected.
+/// and more than one document are rejected, and so is nesting deeper than `maximumDepth`
+/// (checked as each collection opens, so parsing stays linear in the input: libyaml's scanner
+/// costs O(depth) per token, quadratic without a bound).
 enum YAMLParser {
+    /// Deepest nesting of mappings and sequences accepted (the agent's own use is 4).
+    static let maximumDepth = 64
+
     /// Parses `text`; returns `nil` for an empty document (only comments or nothing).
     static func parse(_ text: String, fileName: String) throws(ConfigError) -> YAMLNode? {
         try parse(bytes: Array(text.utf8), fileName: fileName)
@@ -112,10 +117,11 @@ private struct TreeBuilder {
             default: .plain
             }
             add(YAMLNode(.scalar(text, style), at: mark))
-        case YAML_MAPPING_START_EVENT:
-            stack.append(.mapping(mark, [], pendingKey: nil))
-        case YAML_SEQUENCE_START_EVENT:
-            stack.append(.sequence(mark, []))
+        case YAML_MAPPING_START_EVENT, YAML_SEQUENCE_START_EVENT:
+            guard stack.count < YAMLParser.maximumDepth else {
+                throw YAMLParser.failure(fileName, mark, "nesting deeper than \(YAMLParser.maximumDepth) levels of mappings or sequences; a configuration needs at most a few", kind: .syntax)
+            }
+            stack.append(event.type == YAML_MAPPING_START_EVENT ? .mapping(mark, [], pendingKey: nil) : .sequence(mark, []))
         case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
             switch stack.removeLast() {
             case .mapping(let m, let pairs, _): add(YAMLNode(.mapping(pairs), at: m))

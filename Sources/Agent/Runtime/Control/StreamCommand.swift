@@ -70,11 +70,11 @@ struct StreamCommand: Equatable, Sendable {
             command.enabled = b
         }
         if let raw = dict["rate"] {
-            guard case .number(let r) = raw, r.isFinite, r >= 0, r <= 10_000 else { return fail("'rate' must be a number of Hz, 0 … 10000 (0 = the source rate)") }
+            guard case .number(let r) = raw, r.isFinite, StreamSettings.isAllowedRate(r) else { return fail("'rate' must be a number of Hz, \(StreamSettings.rateRange)") }
             command.rate = r
         }
         if let raw = dict["publish_rate"] {
-            guard case .number(let r) = raw, r.isFinite, r > 0, r <= 1000 else { return fail("'publish_rate' must be a number of Hz, 0 < publish_rate ≤ 1000") }
+            guard case .number(let r) = raw, r.isFinite, StreamSettings.isAllowedPublishRate(r) else { return fail("'publish_rate' must be a number of Hz, \(StreamSettings.publishRateRange)") }
             command.publishRate = r
         }
         if command.enabled == nil && command.rate == nil && command.publishRate == nil {
@@ -93,9 +93,8 @@ struct StreamCommand: Equatable, Sendable {
         if s.rate > sourceRate {
             return .failure(Failure(id: id, message: "rate \(s.rate) Hz is above the source rate \(sourceRate) Hz; use at most the source rate, or 0 to follow it"))
         }
-        let effective = s.effectiveRate(sourceRate: sourceRate)
-        if s.enabled, s.publishRate > effective {
-            return .failure(Failure(id: id, message: "publish_rate \(s.publishRate) Hz is above the stream's rate \(effective) Hz"))
+        if let problem = s.rateProblem(sourceRate: sourceRate) {
+            return .failure(Failure(id: id, message: problem))
         }
         return .success(s)
     }

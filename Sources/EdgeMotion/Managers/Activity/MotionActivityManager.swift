@@ -58,11 +58,11 @@ public final class MotionActivityManager: Sendable {
         continuation?.finish()
     }
 
-    /// The activity changes that started in `[start, end)` (UTC seconds), oldest first, delivered
+    /// The activity changes that started in `[start, end)`, oldest first, delivered
     /// to `handler` on `queue` (`queryActivityStarting(from:to:to:withHandler:)`). Errors:
     /// `.motionActivityNotAvailable`, `.invalidParameter` (bad range), `.unknown` (the history
     /// store failed; its message says why).
-    public func queryActivityStarting(from start: Double, to end: Double, to queue: DispatchQueue,
+    public func queryActivityStarting(from start: UTCInstant, to end: UTCInstant, to queue: DispatchQueue,
                                       withHandler handler: @escaping @Sendable ([MotionActivity]?, MotionError?) -> Void) {
         guard isActivityAvailable() else {
             queue.async { handler(nil, MotionError(.motionActivityNotAvailable, detail: "\(self.engine.service.capabilities.name) has no accelerometer")) }
@@ -71,7 +71,7 @@ public final class MotionActivityManager: Sendable {
         let engine = self.engine
         engine.onHistoryQueue {
             do {
-                let result = try engine.history.activityChanges(from: start, to: end)
+                let result = try engine.history.activityChanges(from: start.secondsSince1970, to: end.secondsSince1970)
                 queue.async { handler(result, nil) }
             } catch {
                 let e = MotionActivityManager.motionError(error)
@@ -81,7 +81,7 @@ public final class MotionActivityManager: Sendable {
     }
 
     /// `queryActivityStarting` as an `async` call.
-    public func activities(from start: Double, to end: Double) async throws(MotionError) -> [MotionActivity] {
+    public func activities(from start: UTCInstant, to end: UTCInstant) async throws(MotionError) -> [MotionActivity] {
         let result: Result<[MotionActivity], MotionError> = await withCheckedContinuation { c in
             queryActivityStarting(from: start, to: end, to: DispatchQueue.global()) { items, error in
                 c.resume(returning: items.map { .success($0) } ?? .failure(error ?? MotionError(.nilData)))

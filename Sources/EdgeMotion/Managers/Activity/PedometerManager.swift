@@ -38,14 +38,14 @@ public final class PedometerManager: Sendable {
 
     // MARK: Live updates
 
-    /// Calls `handler` on `queue` with the totals since `start` (UTC s; may be in the past: the
+    /// Calls `handler` on `queue` with the totals since `start` (may be in the past: the
     /// history is counted in) whenever the step count changes, at most once a second.
     /// Errors once: `.notAvailable`, `.sourceStartFailed`.
-    public func startUpdates(from start: Double, to queue: DispatchQueue = DispatchQueue(label: "edgemotion.pedometer"),
+    public func startUpdates(from start: UTCInstant, to queue: DispatchQueue = DispatchQueue(label: "edgemotion.pedometer"),
                              withHandler handler: @escaping @Sendable (PedometerData?, MotionError?) -> Void) {
         stopUpdates()
         guard startEngine(available: isStepCountingAvailable(), queue: queue, handler: handler) else { return }
-        let id = engine.addPedometerObserver(from: start, queue: queue, handler: handler)
+        let id = engine.addPedometerObserver(from: start.secondsSince1970, queue: queue, handler: handler)
         updates.withLock { $0 = id }
     }
 
@@ -86,10 +86,10 @@ public final class PedometerManager: Sendable {
 
     // MARK: History
 
-    /// Steps and distance in `[start, end)` (UTC s), delivered to `handler` on `queue`
+    /// Steps and distance in `[start, end)`, delivered to `handler` on `queue`
     /// (`queryPedometerData(from:to:withHandler:)`). Cadence and pace are not kept in the history
     /// and are 0.
-    public func queryPedometerData(from start: Double, to end: Double, to queue: DispatchQueue = DispatchQueue.global(),
+    public func queryPedometerData(from start: UTCInstant, to end: UTCInstant, to queue: DispatchQueue = DispatchQueue.global(),
                                    withHandler handler: @escaping @Sendable (PedometerData?, MotionError?) -> Void) {
         guard isStepCountingAvailable() else {
             queue.async { handler(nil, MotionError(.notAvailable, detail: "\(self.engine.service.capabilities.name) has no accelerometer")) }
@@ -98,8 +98,8 @@ public final class PedometerManager: Sendable {
         let engine = self.engine
         DispatchQueue.global().async {
             do {
-                let t = try engine.pedometerTotals(from: start, to: end)
-                let data = PedometerData(startDate: start, endDate: end, numberOfSteps: t.steps, distance: t.distance,
+                let t = try engine.pedometerTotals(from: start.secondsSince1970, to: end.secondsSince1970)
+                let data = PedometerData(startDate: start.secondsSince1970, endDate: end.secondsSince1970, numberOfSteps: t.steps, distance: t.distance,
                                          floorsAscended: t.floorsAscended, floorsDescended: t.floorsDescended)
                 queue.async { handler(data, nil) }
             } catch {
@@ -110,7 +110,7 @@ public final class PedometerManager: Sendable {
     }
 
     /// `queryPedometerData` as an `async` call.
-    public func pedometerData(from start: Double, to end: Double) async throws(MotionError) -> PedometerData {
+    public func pedometerData(from start: UTCInstant, to end: UTCInstant) async throws(MotionError) -> PedometerData {
         let result: Result<PedometerData, MotionError> = await withCheckedContinuation { c in
             queryPedometerData(from: start, to: end) { data, error in
                 c.resume(returning: data.map { .success($0) } ?? .failure(error ?? MotionError(.nilData)))

@@ -12,7 +12,8 @@ import Synchronization
 /// recording asked for (duration × rate samples, 48 bytes each: one hour ≈ 8.6 MB); pass a
 /// file-backed `AccelerometerRecordingStore` to keep more.
 ///
-/// Times are `CLOCK_MONOTONIC` seconds (`AccelerometerData.timestamp`); each sample also carries
+/// Queries take typed instants: `MonotonicInstant` (`AccelerometerData.timestamp`'s clock) or
+/// `UTCInstant` (Core Motion's `Date`s); each sample carries both its monotonic `timestamp` and
 /// its UTC `startDate`.
 public final class SensorRecorder: Sendable {
     public let service: MotionService
@@ -108,17 +109,18 @@ public final class SensorRecorder: Sendable {
         if let id { service.removeConsumer(id) }
     }
 
-    /// Recorded samples with `from <= timestamp < to` (`CLOCK_MONOTONIC` seconds), oldest first
-    /// (`accelerometerData(from:to:)`). Samples reach the store once a second, so the last
-    /// second of a running recording may not be there yet.
-    public func accelerometerData(from: Double, to: Double) -> [RecordedAccelerometerData] {
-        store.samples(from: from, to: to)
+    /// Recorded samples with `from <= timestamp < to` on `CLOCK_MONOTONIC`, oldest first.
+    /// Samples reach the store once a second, so the last second of a running recording may not
+    /// be there yet.
+    public func accelerometerData(from: MonotonicInstant, to: MonotonicInstant) -> [RecordedAccelerometerData] {
+        store.samples(from: from.secondsSinceBoot, to: to.secondsSinceBoot)
     }
 
-    /// Recorded samples between two UTC times, seconds since 1970 (Core Motion's `Date`s).
-    public func accelerometerData(fromUnixTime from: Double, toUnixTime to: Double) -> [RecordedAccelerometerData] {
-        let offset = Double(WallClockMapping.current().offsetNanos) * 1e-9
-        return store.samples(from: from - offset, to: to - offset)
+    /// Recorded samples between two UTC instants (Core Motion's `accelerometerData(from:to:)`
+    /// with `Date`s), mapped to the monotonic clock with the current clock pairing.
+    public func accelerometerData(from: UTCInstant, to: UTCInstant) -> [RecordedAccelerometerData] {
+        let mapping = WallClockMapping.current()
+        return accelerometerData(from: from.monotonic(mapping), to: to.monotonic(mapping))
     }
 
     private func finish(epoch: UInt64) {

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import EdgeMotion
+@testable import Agent
+
+/// The libFuzzer targets' regression corpora, replayed in the normal suite.
+///
+/// `scripts/fuzz` runs one target per `Tests/Fuzz/<Name>FuzzTarget.swift` and keeps, per target,
+/// the minimised crashing inputs and a small coverage-merged corpus in `Tests/Fuzz/corpus/<target>/`.
+/// Each target has a replayer here making the same calls as its fuzz target; every folder must
+/// have one, every target must have a folder, and a missing or empty folder fails (a corpus that
+/// is not there tests nothing). Adding a target: its FuzzTarget file, a case in scripts/fuzz,
+/// its corpus folder, and an entry in `FuzzReplayers.all`.
+enum FuzzReplayers {
+    /// Target name → the calls its fuzz target makes on one input.
+    static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "command": { bytes in
+            if case .success(let c) = StreamCommand.parse(bytes) {
+                for sourceRate in [200.0, 1000] {
+                    if case .success(let s) = c.applied(to: StreamSettings(), sourceRate: sourceRate) {
+                        _ = s.samplesPerMessage(sourceRate: sourceRate)
+                    }
+                }
+            }
+            _ = MotionEventCommand.parse(bytes)
+        },
+        "config": { bytes in
+            if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
+                _ = c.resolvedTopicPrefix
+            }
+        },
+        "query": { bytes in
+            for kind in [HistoryQuery.Kind.activity, .pedometer, .recordings] {
+                _ = HistoryQuery.parse(kind: kind, payload: bytes, now: 1_796_000_000)
+            }
+            let envelope = HistoryQuery.envelope(bytes)
+            let policy = ReplyTopicPolicy(prefix: "edgemotion/dev-1", template: "edgemotion/{device_id}", allowedPrefix: "clients/")
+            _ = policy.problem(envelope.replyTo ?? String(decoding: bytes.prefix(600), as: UTF8.self))
+        },
+        "recording": { bytes in
+            if let reader = try? RecordingFileReader(bytes: bytes) {
+                while reader.next() != nil {}
+                _ = (reader.damagedBlocks, reader.tornTail, reader.header.rateHz)
+            }
+        },
+    ]
+}
+
+@Suite("Fuzz regression corpus")
+struct FuzzCorpusTests {
+    static let fuzzDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz")
+    static let corpusDirectory = fuzzDirectory.appendingPathComponent("corpus")
+
+    static func entries(_ url: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test(arguments: FuzzReplayers.all.keys.sorted())
+    func fuzzRegressionCorpusParsesWithoutCrashing(target: String) throws {
+        let folder = Self.corpusDirectory.appendingPathComponent(target)
+        let files = Self.entries(folder)
+        try #require(!files.isEmpty, "Tests/Fuzz/corpus/\(target) is missing or empty: run scripts/fuzz \(target)")
+        let replay = try #require(FuzzReplayers.all[target])
+        for f in files {
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(f)))
+            replay(bytes)
+        }
+    }
+
+    @Test func everyFuzzTargetHasACorpusAndAReplayerAndEveryCorpusATarget() {
+        let targets = Self.entries(Self.fuzzDirectory).filter { $0.hasSuffix("FuzzTarget.swift") }.map { name -> String in
+            let base = name.dropLast("FuzzTarget.swift".count)
+            return base.prefix(1).lowercased() + base.dropFirst()
+        }
+        #expect(!targets.isEmpty)
+        #expect(Set(targets) == Set(FuzzReplayers.all.keys), "fuzz targets \(targets) vs replayers \(FuzzReplayers.all.keys.sorted())")
+        #expect(Set(Self.entries(Self.corpusDirectory)) == Set(FuzzReplayers.all.keys), "corpus folders vs replayers")
+    }
+
+    /// The issue's crashing inputs are in the corpus by name, so the replay covers them for sure.
+    @Test func theCorpusHoldsTheInputsThatOnceCrashedTheAgent() {
+        for (target, name) in [("command", "issue14-huge-batch.json"), ("recording", "issue14-sample-count-ffffffff.emr"),
+                               ("config", "issue14-deep-flow.yaml"), ("query", "issue14-nul-reply-to.json")] {
+            #expect(Self.entries(Self.corpusDirectory.appendingPathComponent(target)).contains(name), "\(target)/\(name)")
+        }
+    }
+}
