@@ -160,19 +160,31 @@ struct RecordingFileTests {
         #expect(zip(remaining, remaining.dropFirst()).allSatisfy { $0.timestampNanos < $1.timestampNanos })
     }
 
+    /// Age is the recorded samples' own: a file ends where the next begins (names carry each
+    /// file's first-sample UTC time) and `now` is the newest sample's time. File mtimes and the
+    /// live clock play no part, so a wall-clock step (+30 days) cannot delete a fresh recording.
     @Test func filesOlderThanTheAgeLimitAreRemovedButNeverTheOneBeingWritten() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = RecordingStore(directory: dir, limits: RecordingLimits(maximumAgeSeconds: 3600))
-        let a = store.newFilePath(utcNanos: 1_000_000_000_000_000_000)
+        let t0: Int64 = 1_000_000_000_000_000_000          // 2001-09-09T01:46:40Z
+        let minute: Int64 = 60_000_000_000
+        let a = store.newFilePath(utcNanos: t0)
         try write(Array(samples().prefix(10)), to: a)
-        let b = store.newFilePath(utcNanos: 1_000_000_000_000_000_000)
+        let b = store.newFilePath(utcNanos: t0 + 10 * minute)
         #expect(a != b && a < b, "names never collide and sort by time")
         try write(Array(samples().prefix(10)), to: b)
-        let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        // Age counts from a file's last write: both are fresh now, and stale two hours later.
-        #expect(store.enforceLimits(nowUTCNanos: now, keeping: b).isEmpty)
-        #expect(store.enforceLimits(nowUTCNanos: now + 7200 * 1_000_000_000, keeping: b) == [a])
+        // An mtime far in the future (as after a +30-day clock step) changes nothing.
+        var times = [timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0), timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0)]
+        #expect(utimes(a, &times) == 0)
+        // a ended at b's start (t0 + 10 min): fresh 20 min in, stale 10 min + 2 h in.
+        #expect(store.enforceLimits(nowUTCNanos: t0 + 20 * minute, keeping: b).isEmpty)
+        #expect(store.enforceLimits(nowUTCNanos: t0 + 130 * minute, keeping: b) == [a])
         #expect(store.files() == [b])
+    }
+
+    @Test func aFileNameGivesItsFirstSampleTime() {
+        #expect(RecordingStore.startUTCNanos(ofFile: "/x/rec-20010909T014640Z-000123.emr") == 1_000_000_000_000_123_000)
+        #expect(RecordingStore.startUTCNanos(ofFile: "/x/rec-garbage.emr") == nil)
     }
 }

@@ -61,6 +61,12 @@ public final class AgentRunner: @unchecked Sendable {
     private var calibrationState = "none"
     /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
     private var dashboard: AgentDashboard?
+    /// The file recorder (`recorder.enabled`), for `health`'s storage state.
+    private var recorder: FileSensorRecorder?
+    /// Storage problems last published in `health` (republished when they change).
+    private var storageProblemsSeen: [String] = []
+    /// `client.refusals.total` last reported in `health.last_error`.
+    private var refusalsSeen = 0
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -127,6 +133,7 @@ public final class AgentRunner: @unchecked Sendable {
         let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
             rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
         extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
+        self.recorder = recorder
         recordingCatalog = recorder.map { r in RecordingCatalog(store: r.store, activeFile: { [weak r] in r?.currentFile }) }
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
@@ -147,8 +154,14 @@ public final class AgentRunner: @unchecked Sendable {
             return 0
         }
         if !connected {
-            log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
-                        ["broker": newClient.options.address.description])
+            // The client logged each failed attempt; say here what it means for the start-up.
+            if let why = newClient.lastFailure, why.isBrokerRefusal {
+                log.error("the broker refuses the connection; sampling starts anyway and the client keeps retrying",
+                          ["broker": newClient.options.address.description, "reason": why.kind.advice])
+            } else {
+                log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
+                            ["broker": newClient.options.address.description])
+            }
         }
 
         startDashboard(c)
@@ -286,6 +299,12 @@ public final class AgentRunner: @unchecked Sendable {
                 nextDashboard = now + 250_000_000
                 updateDashboard(stats)
             }
+            if now >= nextStats { announceClockStep() }
+            if now >= nextStats {
+                // Writes a full disk refused are retried here; `health` follows every change.
+                activity?.store.retryPending()
+                if storageProblems() != storageProblemsSeen { healthDirty.store(true, ordering: .relaxed) }
+            }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -348,9 +367,18 @@ public final class AgentRunner: @unchecked Sendable {
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
-                               "dropped": "\(o.dropped.values.reduce(0, +))", "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "dropped": "\(o.dropped.values.reduce(0, +))", "refused_by_broker": "\(client.refusals.total)",
+                               "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "delivery": Self.deliveryNote(client.options.protocolVersion),
                                "took_ms": "\((MonotonicClock.nowNanos() - t0) / 1_000_000)"])
         return 0
+    }
+
+    /// What `acknowledged` in the stop summary can and cannot prove (docs/reliability.md).
+    static func deliveryNote(_ version: MQTTProtocolVersion) -> String {
+        version == .v5
+            ? "QoS 0 delivery is unknowable (no acknowledgement; an ACL refusal of it is silent); QoS 1 refusals are counted in refused_by_broker"
+            : "MQTT 3.1.1: QoS 0 delivery is unknowable and a broker acknowledges QoS 1 publishes its ACL drops, so acknowledged is not proof of delivery; use protocol 5 to see refusals"
     }
 
     // MARK: Parts
@@ -439,7 +467,6 @@ public final class AgentRunner: @unchecked Sendable {
         let statusTopic = topics.status, metaTopic = topics.meta
         let commandPattern = topics.prefix + "/cmd/+"
         let connectionLog = Logger(label: "mqtt")
-        let broker = newClient.options.address.description
         newClient.onConnectionChange = { [weak self, weak newClient] state in
             guard let self, let newClient else { return }
             switch state {
@@ -449,7 +476,7 @@ public final class AgentRunner: @unchecked Sendable {
                 healthDirty.store(true, ordering: .relaxed)
                 homeAssistant?.announce()
             case .connectionFailed(let e, _), .connectionLost(let e, _):
-                connectionLog.warning("\(state)", ["broker": broker])
+                // The client itself logs each failure once; here it only becomes `health`'s last error.
                 recordError("mqtt: " + e.description)
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
@@ -590,6 +617,16 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
         }
         healthDirty.store(true, ordering: .relaxed)
+    }
+
+    /// A step of the realtime clock (NTP's first sync, `date -s`), checked each stats tick: UTC
+    /// is mapped anew from then on (never reordering samples) and the step announced once on
+    /// `events/status` as `clockStepped` (docs/topics.md).
+    private func announceClockStep() {
+        guard let step = publisher.remapClockIfStepped() else { return }
+        let seconds = Double(step.nanos) / 1e9
+        log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
+        outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: ClockStepEvent.payload(step: step))
     }
 
     private func recordError(_ text: String) {
@@ -839,24 +876,48 @@ public final class AgentRunner: @unchecked Sendable {
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
         return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
-                                  reconnects: reconnectsBase + m.reconnects)
+                                  reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
     private func publishHealth(direct: Bool = false) {
         let source = publisher.takeSourceStatus()
         let o = outbox.statistics
+        let refusals = client.refusals
+        if refusals.total != refusalsSeen, let text = refusals.last {
+            refusalsSeen = refusals.total
+            lastError.withLock { $0 = ("mqtt: " + text, MonotonicClock.realtimeNanos()) }
+        }
         var error = lastError.withLock { $0 }
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        let storage = storageProblems()
+        if storage != storageProblemsSeen {
+            if !storage.isEmpty { log.warning("a store cannot write; health is degraded", ["problems": storage.joined(separator: "; ")]) }
+            else if !storageProblemsSeen.isEmpty { log.notice("every store writes again") }
+            storageProblemsSeen = storage
+        }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
                                           broker: client.options.address.description, failovers: failovers,
-                                          reloadRejected: rejectedReload.withLock { $0 })
+                                          reloadRejected: rejectedReload.withLock { $0 },
+                                          storageProblems: storage)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
             outbox.enqueueState(topic: topics.health, payload: payload, qos: 1, retain: true)
         }
+    }
+
+    /// Every store that cannot write right now, with its reason: the spool, the activity history
+    /// (writes kept in memory for retry) and the recorder (paused).
+    private func storageProblems() -> [String] {
+        var out: [String] = []
+        if let p = outbox.statistics.spoolWriteProblem { out.append(p) }
+        if let store = activity?.store, let p = store.writeProblem {
+            out.append("activity history: \(store.pendingWrites) write(s) kept in memory for retry: \(p)")
+        }
+        if let r = recorder, let e = r.status.error { out.append("recorder paused: \(e)") }
+        return out
     }
 
     private func statusLine() -> String {
