@@ -33,6 +33,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var recorder = RecorderSettings()
     /// `events:` — motion events, vibration and tilt thresholds (off by default).
     public var events = EventSettings()
+    /// `http:` — the web dashboard and Prometheus `/metrics` (off by default).
+    public var http = HTTPSettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

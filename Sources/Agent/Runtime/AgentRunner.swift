@@ -59,6 +59,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
+    private var dashboard: AgentDashboard?
     /// The file recorder (`recorder.enabled`), for `health`'s storage state.
     private var recorder: FileSensorRecorder?
     /// Storage problems last published in `health` (republished when they change).
@@ -162,6 +164,7 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
 
+        startDashboard(c)
         do {
             try startPipeline(source: source, configuration: c)
         } catch {
@@ -240,6 +243,7 @@ public final class AgentRunner: @unchecked Sendable {
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var disconnectedSince: UInt64?
+        var nextDashboard = start
         while true {
             if reloadPending {
                 reloadPending = false
@@ -291,6 +295,10 @@ public final class AgentRunner: @unchecked Sendable {
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
             announceSourceTransitions(stats: stats)
+            if dashboard != nil, now >= nextDashboard {
+                nextDashboard = now + 250_000_000
+                updateDashboard(stats)
+            }
             if now >= nextStats { announceClockStep() }
             if now >= nextStats {
                 // Writes a full disk refused are retried here; `health` follows every change.
@@ -338,6 +346,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+        dashboard?.stop()
         activity?.stop()
         motionEvents?.stop()
         movementAdvisor?.stop()
@@ -523,6 +532,7 @@ public final class AgentRunner: @unchecked Sendable {
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
+        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
         pipeline = p
         report = r
@@ -837,6 +847,28 @@ public final class AgentRunner: @unchecked Sendable {
             w.field("error", error)
             log.warning("command refused", ["error": error])
         }
+    }
+
+    // MARK: Dashboard (http.enabled; Sources/Agent/Dashboard). Settings apply at the next start.
+
+    private func startDashboard(_ c: AgentConfiguration) {
+        guard c.http.enabled else { return }
+        do { dashboard = try AgentDashboard(configuration: c) } catch {
+            log.error("the dashboard does not start; the agent runs without it", ["listen": c.http.listen, "error": "\(error)"])
+            recordError("http: \(error)")
+        }
+    }
+
+    private func updateDashboard(_ stats: PipelineStatistics) {
+        let o = outbox.statistics
+        var error = lastError.withLock { $0 }
+        if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        dashboard?.update(AgentStatusSnapshot(
+            deviceID: deviceID, topicPrefix: topics.prefix, sourceName: report?.source.name ?? "",
+            sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate, pipeline: stats, outbox: o,
+            connected: client.isConnected, broker: client.options.address.description,
+            reconnects: reconnectsBase + client.statistics.reconnects, failovers: failovers,
+            lastError: error?.text, lastErrorNanos: error?.nanos))
     }
 
     // MARK: Reporting
