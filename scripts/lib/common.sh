@@ -12,7 +12,7 @@ EDGEMOTION_PACKAGES=(
 # What only the test suite needs besides: a real terminal for the demo's Ctrl-C test (tmux),
 # promtool and a Prometheus server for /metrics, headless Chromium for the dashboard page.
 EDGEMOTION_TEST_PACKAGES=(
-  tmux prometheus chromium
+  tmux prometheus
 )
 
 # ensure_packages PKG...: installs the Debian packages that are missing, and nothing else.
