@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Sensors", dependencies: ["MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
         .target(name: "Messaging", dependencies: ["MotionCore", "Logging", "CMosquitto"]),
         .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
-        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML"]),
+        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML", "Dashboard"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
 
         // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)
@@ -67,6 +67,13 @@ let package = Package(
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
         .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
+
+        // MARK: Dashboard (issue 20): the agent's web page and /metrics over libmicrohttpd
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        /// HTTP server (thin wrapper over libmicrohttpd), Server-Sent Events fan-out, Prometheus
+        /// text format, the page's compiled-in assets. Below Agent; knows nothing of motion.
+        .target(name: "Dashboard", dependencies: ["Logging", "CMicroHTTPD"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "Agent", "TestSupport"]),
     ]
 )
 

@@ -108,6 +108,23 @@ struct StageBenchmarks {
             })
             blackHole(events)
         }
+        do {
+            // Every motion-event detector (tilt with two thresholds, motion, shock, free fall,
+            // tap, tamper, fall, vibration with two bands) per sample, beside fusion above.
+            var c = MotionEventConfiguration()
+            c.tiltThresholds = [TiltThreshold(name: "door", onAbove: 60, offBelow: 20), TiltThreshold(name: "lid", onAbove: 10, offBelow: 5)]
+            c.vibration.bands = [VibrationBand(name: "drum", low: 10, high: 25), VibrationBand(name: "motor", low: 30, high: 80)]
+            c.enabled.insert(.fall)
+            var detectors = MotionEventDetectors(configuration: c, sampleRate: 1 / dt)
+            var events = 0
+            results.append(measureStage("motion events (all detectors, 2 thresholds, 2 bands)", key: "motion_events", items: n, repeats: repeats) {
+                for i in 0..<n {
+                    detectors.update(time: samples[i].timestamp, specificForce: samples[i].specificForce,
+                                     rotationRate: samples[i].rotationRate) { _ in events += 1 }
+                }
+            })
+            blackHole(events)
+        }
 
         // The same two inside the pipeline, as the agent runs them: the activity engine's runtime
         // consumer (50 Hz accelerometer, batches of 10) on a 1 kHz source; ns per source sample.

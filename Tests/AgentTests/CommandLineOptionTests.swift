@@ -38,12 +38,12 @@ struct CommandLineOptionTests {
     @Test(.enabled(if: SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
     func aCalibrationFileThatExistsButCannotBeReadIsReportedNotOverwritten() throws {
         let trial = try #require(SharedData.path("data/fusion/01_undisturbed_slow_rotation_A.csv.gz"))
-        // A directory in the file's place: open succeeds, read fails (EISDIR) — even for root.
+        // A directory in the file's place: refused as not a regular file, without reading it — even for root.
         let dir = NSTemporaryDirectory() + "edgemotion-cal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (status, out) = try run(["calibrate", "gyro", "--input", trial, "--seconds", "5", "--file", dir])
-        #expect(status == 66 && out.contains("cannot read \(dir): Is a directory"), "\(out)")
+        #expect(status == 66 && out.contains("cannot read \(dir): not a regular file"), "\(out)")
 
         // A missing file is simply a new one; --dry-run writes nothing.
         let fresh = dir + "/calibration.txt"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EdgeMotion
+import Messaging
 @testable import Agent
 
 /// The libFuzzer targets' regression corpora, replayed in the normal suite.
@@ -22,6 +23,7 @@ enum FuzzReplayers {
                     }
                 }
             }
+            _ = MotionEventCommand.parse(bytes)
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
@@ -35,6 +37,23 @@ enum FuzzReplayers {
             let envelope = HistoryQuery.envelope(bytes)
             let policy = ReplyTopicPolicy(prefix: "edgemotion/dev-1", template: "edgemotion/{device_id}", allowedPrefix: "clients/")
             _ = policy.problem(envelope.replyTo ?? String(decoding: bytes.prefix(600), as: UTF8.self))
+        },
+        "spool": { bytes in
+            // As SpoolFuzzTarget: an odd first byte gets the real header.
+            var input = bytes
+            if let first = input.first, first & 1 == 1 { input = Array("EMSPOOL1".utf8) + input.dropFirst() }
+            let r = input.withUnsafeBytes { SpoolReader.scan($0) }
+            precondition(r.skippedBytes <= input.count && r.pending.count <= r.intactRecords)
+        },
+        "history": { bytes in
+            let dir = NSTemporaryDirectory() + "edgemotion-fuzz-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            FileManager.default.createFile(atPath: dir + "/" + ActivityHistoryStore.fileName, contents: Data(bytes))
+            guard let store = try? ActivityHistoryStore(directory: dir) else { return }
+            _ = try? store.activities(from: -1e12, to: 1e12, pageSize: 100)
+            _ = try? store.pedometer(from: -1e12, to: 1e12, pageSize: 100)
+            _ = try? store.pedometerTotals(from: -1e12, to: 1e12)
         },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {

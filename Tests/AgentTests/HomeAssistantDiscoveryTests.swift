@@ -63,6 +63,14 @@ struct HomeAssistantDiscoveryTests {
         #expect(try discovery(heading: false).entities.contains { $0.objectID == "heading" } == false)
     }
 
+    /// Home Assistant averages `measurement` arithmetically (a mean of 284° where the circular
+    /// mean is 308°); a heading is an angle, roll and pitch stay in −180…180° and are not wrapped.
+    @Test func headingIsAnAngleMeasurementAndRollIsNot() throws {
+        let byID = Dictionary(uniqueKeysWithValues: try discovery().entities.map { ($0.objectID, $0) })
+        #expect(byID["heading"]?.config["state_class"] == .string("measurement_angle"))
+        #expect(byID["roll"]?.config["state_class"] == .string("measurement"))
+    }
+
     @Test func customDiscoveryPrefixIsUsedForConfigAndBirthTopics() throws {
         let d = try discovery(settings: HomeAssistantSettings(enabled: true, discoveryPrefix: "ha/disc"))
         #expect(d.birthTopic == "ha/disc/status")

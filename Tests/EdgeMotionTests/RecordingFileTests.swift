@@ -160,19 +160,39 @@ struct RecordingFileTests {
         #expect(zip(remaining, remaining.dropFirst()).allSatisfy { $0.timestampNanos < $1.timestampNanos })
     }
 
+    /// Age is the recorded samples' own: a file ends at its last sample's UTC time (names carry
+    /// each file's first-sample UTC time) and `now` is the newest sample's time. File mtimes and
+    /// the live clock play no part, so a wall-clock step (+30 days) cannot delete a fresh recording.
     @Test func filesOlderThanTheAgeLimitAreRemovedButNeverTheOneBeingWritten() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = RecordingStore(directory: dir, limits: RecordingLimits(maximumAgeSeconds: 3600))
-        let a = store.newFilePath(utcNanos: 1_000_000_000_000_000_000)
-        try write(Array(samples().prefix(10)), to: a)
-        let b = store.newFilePath(utcNanos: 1_000_000_000_000_000_000)
+        let t0: Int64 = 1_000_000_000_000_000_000          // 2001-09-09T01:46:40Z
+        let minute: Int64 = 60_000_000_000
+        // Ten samples at 200 Hz, the first at monotonic 5 s: mapped so the first is at `start`.
+        func record(at start: Int64, to path: String) throws {
+            let w = try RecordingWriter(path: path, header: RecordingHeader(
+                deviceID: "bench", source: "simulator:walking", rateHz: 200, sensors: .all,
+                utcOffsetNanos: start - 5_000_000_000, createdUTCNanos: start))
+            for s in samples().prefix(10) { try w.append(s) }
+            try w.close()
+        }
+        let a = store.newFilePath(utcNanos: t0)
+        try record(at: t0, to: a)
+        let b = store.newFilePath(utcNanos: t0 + 10 * minute)
         #expect(a != b && a < b, "names never collide and sort by time")
-        try write(Array(samples().prefix(10)), to: b)
-        let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        // Age counts from a file's last write: both are fresh now, and stale two hours later.
-        #expect(store.enforceLimits(nowUTCNanos: now, keeping: b).isEmpty)
-        #expect(store.enforceLimits(nowUTCNanos: now + 7200 * 1_000_000_000, keeping: b) == [a])
+        try record(at: t0 + 10 * minute, to: b)
+        // An mtime far in the future (as after a +30-day clock step) changes nothing.
+        var times = [timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0), timeval(tv_sec: time(nil) + 30 * 86_400, tv_usec: 0)]
+        #expect(utimes(a, &times) == 0)
+        // a's last sample is 45 ms after t0: fresh 20 min in, stale 2 h 10 min in.
+        #expect(store.enforceLimits(nowUTCNanos: t0 + 20 * minute, keeping: b).isEmpty)
+        #expect(store.enforceLimits(nowUTCNanos: t0 + 130 * minute, keeping: b) == [a])
         #expect(store.files() == [b])
+    }
+
+    @Test func aFileNameGivesItsFirstSampleTime() {
+        #expect(RecordingStore.startUTCNanos(ofFile: "/x/rec-20010909T014640Z-000123.emr") == 1_000_000_000_000_123_000)
+        #expect(RecordingStore.startUTCNanos(ofFile: "/x/rec-garbage.emr") == nil)
     }
 }

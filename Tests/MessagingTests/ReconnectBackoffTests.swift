@@ -14,19 +14,40 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 @Suite struct ReconnectBackoffTests {
-    @Test func delaysStayBetweenFloorAndADoublingCeilingCappedAtMax() {
-        let policy = MQTTReconnectPolicy(initialDelay: .milliseconds(500), maxDelay: .seconds(30))
-        var b = ReconnectBackoff(policy: policy)
+    /// The schedule: quick first retries 0.1, 0.2, 0.5, 1, 2 s, then the default cap of a
+    /// few seconds; each wait jittered within [ceiling/2, ceiling].
+    @Test func defaultDelaysRetryQuicklyFirstAndStayBelowTheCapWithJitter() {
+        var b = ReconnectBackoff(policy: MQTTReconnectPolicy())
         var rng = SplitMix64(state: 7)
         var ceilings: [Int64] = []
         for _ in 0..<20 {
             let ceiling = b.ceiling.milliseconds
             ceilings.append(ceiling)
             let d = b.nextDelay(using: &rng).milliseconds
-            #expect(d >= 125 && d <= ceiling, "delay \(d) outside [125, \(ceiling)]")
+            #expect(d >= ceiling / 2 && d <= ceiling, "delay \(d) outside [\(ceiling / 2), \(ceiling)]")
         }
-        #expect(Array(ceilings.prefix(7)) == [500, 1000, 2000, 4000, 8000, 16000, 30000])
-        #expect(ceilings.last == 30000)
+        #expect(Array(ceilings.prefix(7)) == [100, 200, 500, 1000, 2000, 3000, 3000])
+        #expect(ceilings.last == 3000)
+    }
+
+    @Test func aLargerCapContinuesTheOneTwoFiveSeries() {
+        var b = ReconnectBackoff(policy: MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(30)))
+        var ceilings: [Int64] = []
+        for _ in 0..<10 { ceilings.append(b.ceiling.milliseconds); _ = b.nextDelay() }
+        #expect(ceilings == [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 30000, 30000])
+    }
+
+    /// A 10 s broker restart must not outlast the outbox's age bound: the default cap is below
+    /// the default `outbox.max_age_s` (30 s), and even the sum of every wait during a 10 s outage
+    /// plus one more cap stays below it.
+    @Test func theDefaultBackoffNeverExceedsTheDefaultOutboxAge() {
+        let policy = MQTTReconnectPolicy()
+        let defaultMaxAgeMilliseconds: Int64 = 30_000        // outbox.max_age_s default (docs/configuration.md)
+        #expect(policy.maxDelay.milliseconds < defaultMaxAgeMilliseconds)
+        var b = ReconnectBackoff(policy: policy)
+        var elapsed: Int64 = 0
+        while elapsed < 10_000 { elapsed += b.ceiling.milliseconds; _ = b.nextDelay() }
+        #expect(elapsed + policy.maxDelay.milliseconds < defaultMaxAgeMilliseconds)
     }
 
     @Test func jitterSpreadsDelaysInsteadOfRepeatingOneValue() {
@@ -42,7 +63,7 @@ struct SplitMix64: RandomNumberGenerator {
     @Test func resetStartsAgainFromTheInitialCeiling() {
         var b = ReconnectBackoff(policy: MQTTReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(5)))
         for _ in 0..<5 { _ = b.nextDelay() }
-        #expect(b.ceiling.milliseconds == 3200)
+        #expect(b.ceiling.milliseconds == 5000)
         b.reset()
         #expect(b.ceiling.milliseconds == 100)
         #expect(b.failures == 0)

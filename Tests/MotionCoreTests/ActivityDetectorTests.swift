@@ -79,6 +79,47 @@ struct ActivityDetectorTests {
         #expect(events.last?.walking == true, "rate \(rate) Hz: \(events.map(\.flagNames))")
     }
 
+    @Test(arguments: [2.0, 5.0, 7.0])
+    func aSourceSlowerThanTenHertzIsReportedAndNotClassified(rate: Double) {
+        let detector = ActivityDetector()
+        let events = Self.run([(.gait(cadence: 1.8, amplitude: 3.5), 60)], rate: rate, detector: detector)
+        #expect(events.isEmpty, "\(rate) Hz: no activity from interpolated samples: \(events.map(\.flagNames))")
+        #expect(detector.currentActivity == nil)
+        guard case .rateTooLow(let measured, let required)? = detector.inputProblem else {
+            Issue.record("\(rate) Hz: expected rateTooLow, got \(String(describing: detector.inputProblem))")
+            return
+        }
+        #expect(abs(measured - rate) <= 0.15 * rate, "measured \(measured) Hz for a \(rate) Hz source")
+        #expect(required >= 8 && required <= 10)
+        #expect(detector.inputProblem?.message.contains("Hz") == true)
+    }
+
+    /// User acceleration (gravity already removed) and acceleration in g are not raw specific force
+    /// in m/s²: without the guard the first would look like a quiet table, the second like nothing at all.
+    @Test(arguments: ["gravity removed", "in g"])
+    func inputWithoutGravityInMetresPerSecondSquaredIsReportedAndNotClassified(kind: String) {
+        let detector = ActivityDetector()
+        var signal = SyntheticRecording(rate: 50)
+        let up = signal.up
+        var events: [MotionActivity] = []
+        signal.generate(.gait(cadence: 1.8, amplitude: 3.5), duration: 40) { t, f, _ in
+            let input = kind == "in g" ? f * (1 / standardGravity) : f - up * standardGravity
+            if let e = detector.update(time: t, specificForce: input, rotationRate: nil) { events.append(e) }
+        }
+        #expect(events.isEmpty, "\(kind): \(events.map(\.flagNames))")
+        guard case .noGravity(let mean)? = detector.inputProblem else {
+            Issue.record("\(kind): expected noGravity, got \(String(describing: detector.inputProblem))")
+            return
+        }
+        #expect(mean < 5, "mean |f| \(mean) m/s²")
+        // Raw specific force again: the guard clears and the walk is found.
+        signal.generate(.gait(cadence: 1.8, amplitude: 3.5), duration: 40) { t, f, _ in
+            if let e = detector.update(time: t, specificForce: f, rotationRate: nil) { events.append(e) }
+        }
+        #expect(detector.inputProblem == nil)
+        #expect(events.last?.walking == true, "\(events.map(\.flagNames))")
+    }
+
     @Test func aStopInTheCarKeepsAutomotiveAndAddsStationary() {
         let events = Self.run([(.vehicle(vibration: 0.9), 120), (.stationary(noise: 0.01), 60), (.vehicle(vibration: 0.9), 60)])
         // Stationary until the vehicle has 20 decisions of evidence, then automotive throughout.

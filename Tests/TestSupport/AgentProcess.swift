@@ -27,6 +27,12 @@ public final class AgentProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: AgentProcess.executable)
+        // `run` without a config would use the default /var/lib/edgemotion, whose spool one agent
+        // only may hold: give it a config that names a state directory of its own.
+        var arguments = arguments
+        if arguments.first == "run" && !arguments.contains("--config") {
+            arguments += ["--config", try AgentProcess.writeConfig("")]
+        }
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -36,10 +42,17 @@ public final class AgentProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Writes a config file for a test and returns its path.
+    /// Writes a config file for a test and returns its path. A config that names no
+    /// `state_directory` gets a fresh one of its own, so agents of tests running in parallel never
+    /// share the default `/var/lib/edgemotion` (its spool can be opened by one agent only).
     public static func writeConfig(_ yaml: String) throws -> String {
-        let path = NSTemporaryDirectory() + "edgemotion-test-\(UUID().uuidString).yaml"
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let id = UUID().uuidString
+        let path = NSTemporaryDirectory() + "edgemotion-test-\(id).yaml"
+        var text = yaml
+        if !yaml.contains("state_directory") {
+            text += (yaml.hasSuffix("\n") ? "" : "\n") + "state_directory: \(NSTemporaryDirectory())edgemotion-test-state-\(id)\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -6,6 +6,13 @@ EDGEMOTION_PACKAGES=(
   pkg-config
   libmosquitto-dev libiio-dev libgpiod-dev libyaml-dev libsqlite3-dev zlib1g-dev
   mosquitto mosquitto-clients
+  libmicrohttpd-dev
+)
+
+# What only the test suite needs besides: a real terminal for the demo's Ctrl-C test (tmux),
+# promtool and a Prometheus server for /metrics, headless Chromium for the dashboard page.
+EDGEMOTION_TEST_PACKAGES=(
+  tmux prometheus
 )
 
 # ensure_packages PKG...: installs the Debian packages that are missing, and nothing else.

@@ -16,6 +16,7 @@ public enum CommandLineTool {
         ClassifyCommand(),
         ActivityCommand(),
         StepsCommand(),
+        EventsCommand(),
         ProbeCommand(),
         CalibrateCommand(),
         RecordCommand(),

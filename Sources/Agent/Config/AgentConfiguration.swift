@@ -31,6 +31,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var activity = ActivitySettings()
     /// `recorder:` — raw sample recording to rotating files (off by default).
     public var recorder = RecorderSettings()
+    /// `events:` — motion events, vibration and tilt thresholds (off by default).
+    public var events = EventSettings()
+    /// `http:` — the web dashboard and Prometheus `/metrics` (off by default).
+    public var http = HTTPSettings()
     /// `auxiliary:` environmental IIO sensors (off by default).
     public var auxiliary = AuxiliarySettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.

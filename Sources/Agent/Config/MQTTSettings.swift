@@ -32,9 +32,10 @@ public struct MQTTSettings: Sendable, Equatable {
     /// `failover_after_s`: seconds without a connection before the next broker is tried. 1 … 3600.
     public var failoverAfterSeconds: Double = 30
     /// `reconnect_max_s`: cap of the reconnect backoff, seconds. After the broker comes back the
-    /// agent reconnects within this time (full jitter: a random wait up to the current ceiling,
-    /// which doubles from 0.5 s per failed attempt up to this cap). 1 … 3600.
-    public var reconnectMaxSeconds: Double = 30
+    /// agent reconnects within this time (a random wait in [c/2, c], the ceiling c rising 0.1,
+    /// 0.2, 0.5, 1, 2, 5 s … up to this cap). Default 3, below `outbox.max_age_s` (30) so a
+    /// broker restart does not expire queued batches. 1 … 3600.
+    public var reconnectMaxSeconds: Double = 3
 
     public init(
         broker: String? = nil,

@@ -83,7 +83,9 @@ public struct HomeAssistantDiscovery: Sendable {
         ]))
         list.append(angle("roll", "Roll", "roll_deg", "mdi:horizontal-rotate-clockwise"))
         list.append(angle("pitch", "Pitch", "pitch_deg", "mdi:rotate-right"))
-        if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass")) }
+        // A compass heading is circular: `measurement_angle` makes Home Assistant's statistics
+        // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
+        if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
         list += auxiliaryEntities
         list.append(entity("sensor", "sample_rate", [
             ("name", .string("Sample rate")),
@@ -153,13 +155,14 @@ public struct HomeAssistantDiscovery: Sendable {
         settings.expireAfterSeconds > 0 ? [("expire_after", .int(settings.expireAfterSeconds))] : []
     }
 
-    private func angle(_ id: String, _ name: String, _ field: String, _ icon: String) -> HomeAssistantEntity {
+    private func angle(_ id: String, _ name: String, _ field: String, _ icon: String,
+                       stateClass: String = "measurement") -> HomeAssistantEntity {
         entity("sensor", id, [
             ("name", .string(name)),
             ("state_topic", .string(summaryTopic)),
             ("value_template", .string("{{ value_json.\(field) }}")),
             ("unit_of_measurement", .string("°")),
-            ("state_class", .string("measurement")),
+            ("state_class", .string(stateClass)),
             ("suggested_display_precision", .int(1)),
             ("icon", .string(icon)),
         ] + expiry)

@@ -25,7 +25,13 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     }
 
     private let outbox: Outbox
-    private let clock: WallClockMapping
+    /// The monotonic → UTC mapping of the payloads; replaced by `remapClockIfStepped` (two
+    /// atomics, read once per batch: a torn read only mixes an old floor with a new offset).
+    private let clockOffset = Atomic<Int64>(0)
+    private let clockFloor = Atomic<Int64>(.min)
+    private var clock: WallClockMapping {
+        WallClockMapping(offsetNanos: clockOffset.load(ordering: .relaxed), floorUTCNanos: clockFloor.load(ordering: .relaxed))
+    }
     /// Outbox handles, per stream: accelerometer, gyroscope, magnetometer, motion.
     private var handles: [Int] = []
     private var routes: [StreamRoute] = []
@@ -48,9 +54,25 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     init(outbox: Outbox, routes: [StreamRoute], clock: WallClockMapping) {
         self.outbox = outbox
-        self.clock = clock
+        clockOffset.store(clock.offsetNanos, ordering: .relaxed)
+        clockFloor.store(clock.floorUTCNanos, ordering: .relaxed)
         setRoutes(routes)
     }
+
+    /// Checks the realtime clock against the monotonic one (`realtime`/`monotonic`: a paired
+    /// reading, injected by tests) and, after a step larger than `thresholdNanos`, maps UTC anew
+    /// from then on without reordering samples (`WallClockMapping.remapped`). Returns the step.
+    func remapClockIfStepped(realtimeNanos: UInt64 = MonotonicClock.realtimeNanos(),
+                             monotonicNanos: UInt64 = MonotonicClock.nowNanos(),
+                             thresholdNanos: Int64 = 1_000_000_000) -> WallClockMapping.Step? {
+        guard let step = clock.remapped(realtimeNanos: realtimeNanos, monotonicNanos: monotonicNanos, thresholdNanos: thresholdNanos) else { return nil }
+        clockFloor.store(step.mapping.floorUTCNanos, ordering: .relaxed)
+        clockOffset.store(step.mapping.offsetNanos, ordering: .relaxed)
+        return step
+    }
+
+    /// The mapping in use (tests).
+    var currentClock: WallClockMapping { clock }
 
     /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
     func setRoutes(_ routes: [StreamRoute]) {

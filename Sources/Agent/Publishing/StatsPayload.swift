@@ -26,7 +26,7 @@ enum StatsPayload {
     }
 
     static func stats(pipeline s: PipelineStatistics, outbox o: OutboxStatistics, mqtt m: MQTTClientStatistics,
-                      reconnects: Int) -> [UInt8] {
+                      reconnects: Int, refusals: MQTTPublishRefusals = MQTTPublishRefusals()) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
@@ -52,6 +52,18 @@ enum StatsPayload {
         }
         w.field("mqtt_reconnects", reconnects)
         w.field("mqtt_acknowledged", m.acknowledged)
+        // MQTT 5 refusals (reason ≥ 0x80) of QoS ≥ 1 publishes, per topic, whoever published them.
+        w.key("mqtt_refused")
+        w.beginArray()
+        for topic in refusals.byTopic.keys.sorted() {
+            let r = refusals.byTopic[topic]!
+            w.beginObject()
+            w.field("topic", topic)
+            w.field("refused", r.count)
+            w.field("reason", Int(r.reason))
+            w.endObject()
+        }
+        w.endArray()
         w.key("outbox")
         w.beginObject()
         w.field("produced", o.produced)
@@ -92,12 +104,17 @@ enum StatsPayload {
 
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
-                       broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil) -> [UInt8] {
+                       broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil,
+                       storageProblems: [String] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
-        w.field("status", sourceFailing ? "degraded" as StaticString : "ok" as StaticString)
+        let degraded = sourceFailing || !storageProblems.isEmpty
+        w.field("status", degraded ? "degraded" as StaticString : "ok" as StaticString)
         w.field("source", sourceFailing ? "failing" as StaticString : "ok" as StaticString)
         if let sourceError { w.field("source_error", sourceError) }
+        // Any store (spool, activity history, recorder) that cannot write right now, and why.
+        w.field("storage", storageProblems.isEmpty ? "ok" as StaticString : "failing" as StaticString)
+        if !storageProblems.isEmpty { w.field("storage_error", storageProblems.joined(separator: "; ")) }
         w.field("mqtt", connected ? "connected" as StaticString : "disconnected" as StaticString)
         if let lastError {
             w.field("last_error", lastError)

@@ -35,6 +35,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
     private var activity: ActivityPublisher?
+    /// Motion events, vibration and tilt thresholds (`events.enabled`).
+    private var motionEvents: MotionEventPublisher?
     /// Answers `query/activity` and `query/pedometer` from the history, `query/recordings` from the
     /// recorder's files.
     private let historyResponder = Mutex<HistoryQueryResponder?>(nil)
@@ -59,6 +61,14 @@ public final class AgentRunner: @unchecked Sendable {
     private var movementAdvisor: MovementAdvisor?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
+    private var dashboard: AgentDashboard?
+    /// The file recorder (`recorder.enabled`), for `health`'s storage state.
+    private var recorder: FileSensorRecorder?
+    /// Storage problems last published in `health` (republished when they change).
+    private var storageProblemsSeen: [String] = []
+    /// `client.refusals.total` last reported in `health.last_error`.
+    private var refusalsSeen = 0
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -127,6 +137,7 @@ public final class AgentRunner: @unchecked Sendable {
         let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
             rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
         extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
+        self.recorder = recorder
         recordingCatalog = recorder.map { r in RecordingCatalog(store: r.store, activeFile: { [weak r] in r?.currentFile }) }
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
@@ -147,10 +158,17 @@ public final class AgentRunner: @unchecked Sendable {
             return 0
         }
         if !connected {
-            log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
-                        ["broker": newClient.options.address.description])
+            // The client logged each failed attempt; say here what it means for the start-up.
+            if let why = newClient.lastFailure, why.isBrokerRefusal {
+                log.error("the broker refuses the connection; sampling starts anyway and the client keeps retrying",
+                          ["broker": newClient.options.address.description, "reason": why.kind.advice])
+            } else {
+                log.warning("broker not reachable yet; sampling starts anyway, stream batches wait in the bounded outbox and events in the spool",
+                            ["broker": newClient.options.address.description])
+            }
         }
 
+        startDashboard(c)
         do {
             try startPipeline(source: source, configuration: c)
         } catch {
@@ -229,6 +247,7 @@ public final class AgentRunner: @unchecked Sendable {
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var disconnectedSince: UInt64?
+        var nextDashboard = start
         while true {
             if reloadPending {
                 reloadPending = false
@@ -281,6 +300,16 @@ public final class AgentRunner: @unchecked Sendable {
                 latestSnapshots.withLock { $0 }?.publish(into: outbox)
             }
             announceSourceTransitions(stats: stats)
+            if dashboard != nil, now >= nextDashboard {
+                nextDashboard = now + 250_000_000
+                updateDashboard(stats)
+            }
+            if now >= nextStats { announceClockStep() }
+            if now >= nextStats {
+                // Writes a full disk refused are retried here; `health` follows every change.
+                activity?.store.retryPending()
+                if storageProblems() != storageProblemsSeen { healthDirty.store(true, ordering: .relaxed) }
+            }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
@@ -308,6 +337,7 @@ public final class AgentRunner: @unchecked Sendable {
     private func stop(reason: String) -> Int32 {
         if reason == Self.endOfRecording {
             activity?.stop()
+            motionEvents?.stop()
             service.stop()
             if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
                 log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
@@ -321,7 +351,9 @@ public final class AgentRunner: @unchecked Sendable {
         }
         log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
+        dashboard?.stop()
         activity?.stop()
+        motionEvents?.stop()
         movementAdvisor?.stop()
         latestSnapshots.withLock { $0?.stop(); $0 = nil }
         service.stop()
@@ -340,9 +372,18 @@ public final class AgentRunner: @unchecked Sendable {
         let o = outbox.statistics
         log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
-                               "dropped": "\(o.dropped.values.reduce(0, +))", "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "dropped": "\(o.dropped.values.reduce(0, +))", "refused_by_broker": "\(client.refusals.total)",
+                               "events_kept_in_spool": "\(o.unacknowledgedEvents)",
+                               "delivery": Self.deliveryNote(client.options.protocolVersion),
                                "took_ms": "\((MonotonicClock.nowNanos() - t0) / 1_000_000)"])
         return 0
+    }
+
+    /// What `acknowledged` in the stop summary can and cannot prove (docs/reliability.md).
+    static func deliveryNote(_ version: MQTTProtocolVersion) -> String {
+        version == .v5
+            ? "QoS 0 delivery is unknowable (no acknowledgement; an ACL refusal of it is silent); QoS 1 refusals are counted in refused_by_broker"
+            : "MQTT 3.1.1: QoS 0 delivery is unknowable and a broker acknowledges QoS 1 publishes its ACL drops, so acknowledged is not proof of delivery; use protocol 5 to see refusals"
     }
 
     // MARK: Parts
@@ -431,7 +472,6 @@ public final class AgentRunner: @unchecked Sendable {
         let statusTopic = topics.status, metaTopic = topics.meta
         let commandPattern = topics.prefix + "/cmd/+"
         let connectionLog = Logger(label: "mqtt")
-        let broker = newClient.options.address.description
         newClient.onConnectionChange = { [weak self, weak newClient] state in
             guard let self, let newClient else { return }
             switch state {
@@ -441,7 +481,7 @@ public final class AgentRunner: @unchecked Sendable {
                 healthDirty.store(true, ordering: .relaxed)
                 homeAssistant?.announce()
             case .connectionFailed(let e, _), .connectionLost(let e, _):
-                connectionLog.warning("\(state)", ["broker": broker])
+                // The client itself logs each failure once; here it only becomes `health`'s last error.
                 recordError("mqtt: " + e.description)
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
@@ -491,11 +531,13 @@ public final class AgentRunner: @unchecked Sendable {
         guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
         service = svc
         startActivity(c, report: r)
+        startMotionEvents(c, report: r)
         if client != nil { attachHistoryQueries(to: client, subscribe: false) }
         latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
         movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
+        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
         pipeline = p
         report = r
@@ -512,6 +554,20 @@ public final class AgentRunner: @unchecked Sendable {
                                    availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
+    }
+
+    /// Starts the motion-event detectors when configured and the source has an accelerometer.
+    private func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
+                                     outbox: outbox, prefix: topics.prefix)
+        do {
+            try e.start()
+            motionEvents = e
+        } catch {
+            log.error("motion events are off", ["error": "\(error)"])
+            recordError("events: \(error)")
+        }
     }
 
     /// Starts activity detection and step counting on the service (the library's managers) when
@@ -566,6 +622,16 @@ public final class AgentRunner: @unchecked Sendable {
             outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
         }
         healthDirty.store(true, ordering: .relaxed)
+    }
+
+    /// A step of the realtime clock (NTP's first sync, `date -s`), checked each stats tick: UTC
+    /// is mapped anew from then on (never reordering samples) and the step announced once on
+    /// `events/status` as `clockStepped` (docs/topics.md).
+    private func announceClockStep() {
+        guard let step = publisher.remapClockIfStepped() else { return }
+        let seconds = Double(step.nanos) / 1e9
+        log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
+        outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: ClockStepEvent.payload(step: step))
     }
 
     private func recordError(_ text: String) {
@@ -634,6 +700,7 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
+            || new.events != old.events
         // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
         let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
@@ -687,6 +754,8 @@ public final class AgentRunner: @unchecked Sendable {
             // counters because `continuity` carries them.
             activity?.stop()
             activity = nil
+            motionEvents?.stop()
+            motionEvents = nil
             movementAdvisor?.stop()
             movementAdvisor = nil
             latestSnapshots.withLock { $0?.stop(); $0 = nil }
@@ -754,8 +823,20 @@ public final class AgentRunner: @unchecked Sendable {
                         }
                     }
                 }
+            case "events":
+                let (id, action) = MotionEventCommand.parse(m.payload)
+                if let motionEvents, let action, let problem = motionEvents.perform(action) {
+                    reply(&w, id: id, ok: false, error: problem)
+                } else if motionEvents == nil {
+                    reply(&w, id: id, ok: false, error: "motion events are off (events.enabled: false)")
+                } else if action == nil {
+                    reply(&w, id: id, ok: false, error: "expected {\"action\": \"set_level\" | \"arm_tamper\" | \"disarm_tamper\"}")
+                } else {
+                    reply(&w, id: id, ok: true, error: nil)
+                    w.field("action", action!)
+                }
             default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream")
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events")
             }
             w.endObject()
             if TopicLayout.isValidPublishTopic(replyTopic) {
@@ -773,29 +854,75 @@ public final class AgentRunner: @unchecked Sendable {
         }
     }
 
+    // MARK: Dashboard (http.enabled; Sources/Agent/Dashboard). Settings apply at the next start.
+
+    private func startDashboard(_ c: AgentConfiguration) {
+        guard c.http.enabled else { return }
+        do { dashboard = try AgentDashboard(configuration: c) } catch {
+            log.error("the dashboard does not start; the agent runs without it", ["listen": c.http.listen, "error": "\(error)"])
+            recordError("http: \(error)")
+        }
+    }
+
+    private func updateDashboard(_ stats: PipelineStatistics) {
+        let o = outbox.statistics
+        var error = lastError.withLock { $0 }
+        if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        dashboard?.update(AgentStatusSnapshot(
+            deviceID: deviceID, topicPrefix: topics.prefix, sourceName: report?.source.name ?? "",
+            sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate, pipeline: stats, outbox: o,
+            connected: client.isConnected, broker: client.options.address.description,
+            reconnects: reconnectsBase + client.statistics.reconnects, failovers: failovers,
+            lastError: error?.text, lastErrorNanos: error?.nanos))
+    }
+
     // MARK: Reporting
 
     private func statsPayload() -> [UInt8] {
         let m = client.statistics
         return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
-                                  reconnects: reconnectsBase + m.reconnects)
+                                  reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
     private func publishHealth(direct: Bool = false) {
         let source = publisher.takeSourceStatus()
         let o = outbox.statistics
+        let refusals = client.refusals
+        if refusals.total != refusalsSeen, let text = refusals.last {
+            refusalsSeen = refusals.total
+            lastError.withLock { $0 = ("mqtt: " + text, MonotonicClock.realtimeNanos()) }
+        }
         var error = lastError.withLock { $0 }
         if error == nil, let e = o.lastError { error = (e, MonotonicClock.realtimeNanos()) }
+        let storage = storageProblems()
+        if storage != storageProblemsSeen {
+            if !storage.isEmpty { log.warning("a store cannot write; health is degraded", ["problems": storage.joined(separator: "; ")]) }
+            else if !storageProblemsSeen.isEmpty { log.notice("every store writes again") }
+            storageProblemsSeen = storage
+        }
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
                                           broker: client.options.address.description, failovers: failovers,
-                                          reloadRejected: rejectedReload.withLock { $0 })
+                                          reloadRejected: rejectedReload.withLock { $0 },
+                                          storageProblems: storage)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
             outbox.enqueueState(topic: topics.health, payload: payload, qos: 1, retain: true)
         }
+    }
+
+    /// Every store that cannot write right now, with its reason: the spool, the activity history
+    /// (writes kept in memory for retry) and the recorder (paused).
+    private func storageProblems() -> [String] {
+        var out: [String] = []
+        if let p = outbox.statistics.spoolWriteProblem { out.append(p) }
+        if let store = activity?.store, let p = store.writeProblem {
+            out.append("activity history: \(store.pendingWrites) write(s) kept in memory for retry: \(p)")
+        }
+        if let r = recorder, let e = r.status.error { out.append("recorder paused: \(e)") }
+        return out
     }
 
     private func statusLine() -> String {

@@ -6,7 +6,7 @@ enum ReloadPlan {
     /// replay or the simulator does not start over). `routesChanged`: topics, QoS, retain or format.
     static func onlySchedulesChanged(_ new: AgentConfiguration, _ old: AgentConfiguration, routesChanged: Bool) -> Bool {
         guard !routesChanged, new.source == old.source, new.fusion == old.fusion, new.activity == old.activity,
-              new.homeAssistant == old.homeAssistant, new.streams != old.streams,
+              new.homeAssistant == old.homeAssistant, new.events == old.events, new.streams != old.streams,
               new.processingThread == old.processingThread else { return false }
         var a = new.streams, b = old.streams
         for k in [\StreamSettingsSet.accelerometer, \.gyroscope, \.magnetometer, \.motion] {

@@ -14,8 +14,9 @@ import Synchronization
 /// - Corruption: a file that is not a database or fails `PRAGMA quick_check` is renamed to
 ///   `history.sqlite.corrupt-<UTC time>` (kept for inspection), reported in the log and in
 ///   `recoveredCorruptFile`, and a fresh database is started.
-/// - Full disk: the write fails with `HistoryError.Kind.full`, is counted in `diskFullCount` and
-///   logged; detection and publishing go on (the caller keeps running).
+/// - Full disk: the write fails with `HistoryError.Kind.full`, is counted in `diskFullCount`,
+///   logged once, and kept in memory (`HistoryBacklog`, bounded) to be written — in order —
+///   when space returns (`retryPending()` or the next write); detection and publishing go on.
 /// - Retention: rows older than `retention` seconds are deleted by `prune`, which `record` also
 ///   runs at most once an hour.
 /// Thread-safe (one connection behind a mutex).
@@ -36,6 +37,9 @@ public final class ActivityHistoryStore: @unchecked Sendable {
     private var connection: SQLiteConnection
     private var lastPrune = 0.0
     private let diskFull = Atomic<Int>(0)
+    /// Writes refused and kept for retry (under `lock`).
+    private var backlog = HistoryBacklog()
+    private let backlogWarned = Atomic<Bool>(false)
     private let writeFailures = Atomic<Int>(0)
 
     /// Writes refused because the disk was full, since open.
@@ -132,51 +136,111 @@ public final class ActivityHistoryStore: @unchecked Sendable {
         }
     }
 
-    /// Stores an activity change; `utcStart` is its start in UTC seconds since the epoch.
-    public func record(_ activity: MotionActivity, utcStart: Double) throws(HistoryError) {
-        try write { (c: SQLiteConnection) throws(HistoryError) in
-            try c.query("""
-                INSERT INTO activity(start, stationary, walking, running, cycling, automotive, unknown, confidence, previous_duration)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.double(utcStart), .int(activity.stationary ? 1 : 0), .int(activity.walking ? 1 : 0),
-                      .int(activity.running ? 1 : 0), .int(activity.cycling ? 1 : 0), .int(activity.automotive ? 1 : 0),
-                      .int(activity.unknown ? 1 : 0), .int(Int64(activity.confidence.rawValue)),
-                      .double(activity.previousDuration)])
+    /// Writes `w`, after any earlier writes still pending. A refused write is kept (bounded, in
+    /// order) and retried later — `retryPending()` or the next write — and still throws, so the
+    /// caller knows it is not on disk yet. One log line when writes start failing, one when they
+    /// are all on disk again.
+    private func submit(_ w: HistoryWrite) throws(HistoryError) {
+        let (failure, recovered) = lock.withLock { _ -> (HistoryError?, Int) in
+            let before = backlog.count
+            if let e = backlog.flush({ (p: HistoryWrite) throws(HistoryError) in try Self.insert(p, into: connection) }) {
+                backlog.keep(w, because: e)
+                return (e, 0)
+            }
+            do throws(HistoryError) { try Self.insert(w, into: connection) } catch {
+                backlog.keep(w, because: error)
+                return (error, before)
+            }
+            return (nil, before)
         }
-        try pruneIfDue(now: utcStart)
+        if recovered > 0 { logger.notice("history writes resumed; the kept writes are on disk", ["path": path, "written": "\(recovered)"]) }
+        guard let failure else { return }
+        writeFailures.wrappingAdd(1, ordering: .relaxed)
+        if failure.kind == .full { diskFull.wrappingAdd(1, ordering: .relaxed) }
+        if !backlogWarned.exchange(true, ordering: .relaxed) {
+            logger.warning("history writes refused; keeping them in memory and retrying",
+                           ["path": path, "error": failure.description, "kept_at_most": "\(HistoryBacklog.capacity)"])
+        }
+        throw failure
     }
 
-    /// Stores pedometer totals over one interval.
-    public func record(_ p: PedometerRecord) throws(HistoryError) {
-        try write { (c: SQLiteConnection) throws(HistoryError) in
-            try c.query("INSERT INTO pedometer(start, end, steps, distance, floors_ascended, floors_descended) VALUES (?, ?, ?, ?, ?, ?)",
-                        [.double(p.start), .double(p.end), .int(Int64(p.steps)), .double(p.distance),
-                         p.floorsAscended.map { .int(Int64($0)) } ?? .null, p.floorsDescended.map { .int(Int64($0)) } ?? .null])
+    /// Retries the writes kept after a failure (call periodically: the agent does at each stats
+    /// tick). Returns how many are still pending.
+    @discardableResult
+    public func retryPending() -> Int {
+        let (written, left) = lock.withLock { _ -> (Int, Int) in
+            let before = backlog.count
+            guard before > 0 else { return (0, 0) }
+            _ = backlog.flush({ (p: HistoryWrite) throws(HistoryError) in try Self.insert(p, into: connection) })
+            return (before - backlog.count, backlog.count)
         }
-        try pruneIfDue(now: p.end)
+        if written > 0 && left == 0 {
+            backlogWarned.store(false, ordering: .relaxed)
+            logger.notice("history writes resumed; the kept writes are on disk", ["path": path, "written": "\(written)"])
+        }
+        return left
     }
 
-    /// Stores an activity change and pedometer totals in one transaction (both or neither).
-    public func record(_ activity: MotionActivity, utcStart: Double, pedometer p: PedometerRecord) throws(HistoryError) {
-        try write { (c: SQLiteConnection) throws(HistoryError) in
+    /// Writes kept in memory because the database refused them (0 when all is on disk).
+    public var pendingWrites: Int { lock.withLock { _ in backlog.count } }
+    /// Kept writes discarded because the backlog was full (lost).
+    public var discardedWrites: Int { lock.withLock { _ in backlog.discarded } }
+    /// Why writes are being kept, while any are (for `health`).
+    public var writeProblem: String? { lock.withLock { _ in backlog.reason } }
+
+    private static let insertActivity = """
+        INSERT INTO activity(start, stationary, walking, running, cycling, automotive, unknown, confidence, previous_duration)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    private static let insertPedometer =
+        "INSERT INTO pedometer(start, end, steps, distance, floors_ascended, floors_descended) VALUES (?, ?, ?, ?, ?, ?)"
+
+    private static func insert(_ w: HistoryWrite, into c: SQLiteConnection) throws(HistoryError) {
+        func activity(_ a: MotionActivity, _ utcStart: Double) throws(HistoryError) {
+            try c.query(insertActivity, [.double(utcStart), .int(a.stationary ? 1 : 0), .int(a.walking ? 1 : 0),
+                                         .int(a.running ? 1 : 0), .int(a.cycling ? 1 : 0), .int(a.automotive ? 1 : 0),
+                                         .int(a.unknown ? 1 : 0), .int(Int64(a.confidence.rawValue)),
+                                         .double(a.previousDuration)])
+        }
+        func pedometer(_ p: PedometerRecord) throws(HistoryError) {
+            try c.query(insertPedometer, [.double(p.start), .double(p.end), .int(Int64(p.steps)), .double(p.distance),
+                                          p.floorsAscended.map { .int(Int64($0)) } ?? .null,
+                                          p.floorsDescended.map { .int(Int64($0)) } ?? .null])
+        }
+        switch w {
+        case .activity(let a, let t): try activity(a, t)
+        case .pedometer(let p): try pedometer(p)
+        case .both(let a, let t, let p):
             try c.execute("BEGIN IMMEDIATE")
             do throws(HistoryError) {
-                try c.query("""
-                    INSERT INTO activity(start, stationary, walking, running, cycling, automotive, unknown, confidence, previous_duration)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.double(utcStart), .int(activity.stationary ? 1 : 0), .int(activity.walking ? 1 : 0),
-                          .int(activity.running ? 1 : 0), .int(activity.cycling ? 1 : 0), .int(activity.automotive ? 1 : 0),
-                          .int(activity.unknown ? 1 : 0), .int(Int64(activity.confidence.rawValue)),
-                          .double(activity.previousDuration)])
-                try c.query("INSERT INTO pedometer(start, end, steps, distance, floors_ascended, floors_descended) VALUES (?, ?, ?, ?, ?, ?)",
-                            [.double(p.start), .double(p.end), .int(Int64(p.steps)), .double(p.distance),
-                             p.floorsAscended.map { .int(Int64($0)) } ?? .null, p.floorsDescended.map { .int(Int64($0)) } ?? .null])
+                try activity(a, t)
+                try pedometer(p)
                 try c.execute("COMMIT")
             } catch {
                 try? c.execute("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// Stores an activity change; `utcStart` is its start in UTC seconds since the epoch.
+    /// - Throws: when the database refuses it; it is then kept in memory and retried.
+    public func record(_ activity: MotionActivity, utcStart: Double) throws(HistoryError) {
+        try submit(.activity(activity, utcStart: utcStart))
+        try pruneIfDue(now: utcStart)
+    }
+
+    /// Stores pedometer totals over one interval.
+    /// - Throws: when the database refuses it; it is then kept in memory and retried.
+    public func record(_ p: PedometerRecord) throws(HistoryError) {
+        try submit(.pedometer(p))
+        try pruneIfDue(now: p.end)
+    }
+
+    /// Stores an activity change and pedometer totals in one transaction (both or neither).
+    /// - Throws: when the database refuses it; it is then kept in memory and retried.
+    public func record(_ activity: MotionActivity, utcStart: Double, pedometer p: PedometerRecord) throws(HistoryError) {
+        try submit(.both(activity, utcStart: utcStart, p))
     }
 
     private func pruneIfDue(now: Double) throws(HistoryError) {

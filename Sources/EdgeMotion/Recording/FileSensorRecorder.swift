@@ -11,8 +11,10 @@ import Glibc
 ///
 /// Runs on the processing thread. Per sample it only appends to a preallocated block; once per
 /// block (≤ 200 samples) it does one `write`. Rotation (close, `fdatasync`, retention, create)
-/// happens at most once per file. A write error (disk full, directory removed) stops recording
-/// with one log line; the pipeline keeps running.
+/// happens at most once per file. A write error (disk full, directory removed) pauses recording
+/// with one log line; the pipeline keeps running, and every `retryInterval` seconds the recorder
+/// tries a new file, resuming (one log line) once the disk takes writes again. `status.error`
+/// says why while it is paused.
 public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
     public let store: RecordingStore
     /// The stream whose batches are recorded (normally the accelerometer stream at the source rate).
@@ -22,20 +24,25 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
     private let log = Logger(label: "recorder")
     private var writer: RecordingWriter?
     private var openedNanos: UInt64 = 0
-    private var failed = false
+    /// When recording failed (monotonic ns), while paused.
+    private var failedAtNanos: UInt64?
+    /// Seconds between attempts to resume after a write error.
+    public let retryInterval: Double
     private let counters = Mutex<(samples: UInt64, files: Int, error: String?)>((0, 0, nil))
     private let openPath = Mutex<String?>(nil)
 
     /// - Parameter header: builds a file's header given its creation time (UTC ns).
     public init(store: RecordingStore, stream: SensorStream = .accelerometer, clock: WallClockMapping,
+                retryInterval: Double = 5,
                 header: @escaping @Sendable (_ createdUTCNanos: Int64) -> RecordingHeader) {
+        self.retryInterval = retryInterval
         self.store = store
         self.stream = stream
         self.clock = clock
         self.makeHeader = header
     }
 
-    /// Samples recorded, files created, and the error that stopped recording, if any.
+    /// Samples recorded, files created, and the error that pauses recording, if it is paused.
     public var status: (samples: UInt64, files: Int, error: String?) { counters.withLock { $0 } }
 
     /// The file being written now, if any (changes at rotation; for readers that must treat it
@@ -43,9 +50,12 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
     public var currentFile: String? { openPath.withLock { $0 } }
 
     public func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
-        guard stream == self.stream, !failed, !samples.isEmpty else { return }
+        guard stream == self.stream, !samples.isEmpty else { return }
+        let now = MonotonicClock.nowNanos()
+        if let t = failedAtNanos {
+            guard Double(now &- t) * 1e-9 >= retryInterval else { return }
+        }
         do {
-            let now = MonotonicClock.nowNanos()
             if let w = writer, w.bytesWritten >= store.limits.maximumFileBytes
                 || Double(now &- openedNanos) * 1e-9 >= store.limits.maximumFileSeconds {
                 openPath.withLock { $0 = nil }
@@ -54,7 +64,9 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
             }
             if writer == nil {
                 try store.prepare()
-                let utc = MonotonicClock.realtimeNanos()
+                // Named and aged by the samples' own UTC times (the recording's mapping), so a
+                // wall-clock step neither misnames a file nor makes retention delete a fresh one.
+                let utc = UInt64(bitPattern: clock.utcNanos(monotonic: samples[0].timestampNanos))
                 let path = store.newFilePath(utcNanos: Int64(bitPattern: utc))
                 writer = try RecordingWriter(path: path, header: makeHeader(Int64(bitPattern: utc)))
                 openedNanos = now
@@ -65,10 +77,18 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
             }
             for i in samples.indices { try writer!.append(samples[i]) }
             counters.withLock { $0.samples &+= UInt64(samples.count) }
+            if failedAtNanos != nil {
+                failedAtNanos = nil
+                counters.withLock { $0.error = nil }
+                log.notice("recording resumed", ["file": currentFile ?? "?"])
+            }
         } catch {
-            failed = true
+            let first = failedAtNanos == nil
+            failedAtNanos = now
             counters.withLock { $0.error = error.description }
-            log.error("recording stopped", ["error": error.description])
+            if first {
+                log.error("recording paused; retrying", ["error": error.description, "retry_every_s": "\(retryInterval)"])
+            }
             openPath.withLock { $0 = nil }
             try? writer?.close()
             writer = nil

@@ -80,6 +80,34 @@ public struct RecordingStore: Sendable {
         return "rec-\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z-\(msText).\(RecordingFormat.fileExtension)"
     }
 
+    /// The UTC time (ns) a file's name says its first sample was taken, or nil.
+    static func startUTCNanos(ofFile path: String) -> Int64? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let u = Array(name.utf8)
+        // rec-YYYYMMDDThhmmssZ-uuuuuu.emr
+        guard u.count >= 26, name.hasPrefix("rec-"), u[12] == UInt8(ascii: "T"), u[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int32? {
+            var v: Int32 = 0
+            for c in u[from..<from + count] {
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int32(c - 48)
+            }
+            return v
+        }
+        guard let y = number(4, 4), let mo = number(8, 2), let d = number(10, 2), let h = number(13, 2),
+              let mi = number(15, 2), let sec = number(17, 2), let us = number(21, 6) else { return nil }
+        var parts = tm()
+        parts.tm_year = y - 1900
+        parts.tm_mon = mo - 1
+        parts.tm_mday = d
+        parts.tm_hour = h
+        parts.tm_min = mi
+        parts.tm_sec = sec
+        let t = timegm(&parts)
+        guard t >= 0 else { return nil }
+        return Int64(t) * 1_000_000_000 + Int64(us) * 1000
+    }
+
     /// Recording file paths, oldest first.
     public func files() -> [String] {
         guard let dir = opendir(directory) else { return [] }
@@ -133,18 +161,32 @@ public struct RecordingStore: Sendable {
 
     /// Removes the oldest files until the total size and age limits hold; never removes
     /// `keeping` (the file being written). Returns the removed paths.
+    ///
+    /// Age is judged by the recorded samples' own times, not by file mtimes against the live
+    /// clock (which a wall-clock step moves): a file ends at its last sample's UTC time (read from
+    /// the file, only for the oldest files, only when the age limit is set), or, when the file
+    /// cannot be read, where the next one begins; each name carries its first sample's UTC time
+    /// (`fileName(utcNanos:)`). `nowUTCNanos` is the
+    /// newest sample's UTC time under the same mapping. A name that does not parse falls back to
+    /// the file's mtime.
     @discardableResult
     public func enforceLimits(nowUTCNanos: Int64, keeping: String? = nil) -> [String] {
-        var entries: [(path: String, bytes: Int, modified: Int64)] = files().map { path in
+        let paths = files()
+        var entries: [(path: String, bytes: Int, modified: Int64)] = paths.enumerated().map { i, path in
             var st = stat()
             _ = stat(path, &st)
-            return (path, Int(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            let end = i + 1 < paths.count ? Self.startUTCNanos(ofFile: paths[i + 1]) : nil
+            return (path, Int(st.st_size), end ?? mtime)
         }
         var total = entries.reduce(0) { $0 + $1.bytes }
         var removed: [String] = []
         let maxAgeNanos = Int64(limits.maximumAgeSeconds * 1e9)
         while let oldest = entries.first, oldest.path != keeping {
-            let tooOld = limits.maximumAgeSeconds > 0 && nowUTCNanos - oldest.modified > maxAgeNanos
+            // The oldest file's end: its last sample's own UTC time when it can be read (a short
+            // recording followed by days of silence ends long before the next file begins).
+            let tooOld = limits.maximumAgeSeconds > 0
+                && nowUTCNanos - (Self.info(path: oldest.path).lastUTCNanos ?? oldest.modified) > maxAgeNanos
             guard total > limits.maximumTotalBytes || tooOld else { break }
             if unlink(oldest.path) == 0 || errno == ENOENT { removed.append(oldest.path) }
             total -= oldest.bytes

@@ -44,8 +44,9 @@ public final class MQTTClient: Sendable {
 
     private struct HandleState {
         var alive = true
-        /// Message ids of QoS ≥ 1 publishes not yet acknowledged (PUBACK / PUBCOMP).
-        var outstanding = Set<Int32>(minimumCapacity: 256)
+        /// Message ids of QoS ≥ 1 publishes not yet acknowledged (PUBACK / PUBCOMP), with their
+        /// topic (a reference to the caller's string, no copy), so a refusal names its topic.
+        var outstanding = [Int32: String](minimumCapacity: 256)
         var subscriptions: [(pattern: String, qos: Int32)] = []
     }
     private let handleState = Mutex(HandleState())
@@ -90,6 +91,8 @@ public final class MQTTClient: Sendable {
     /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
     /// "certificate verify failed"), appended to the failure's detail.
     private let lastLibraryMessage = Mutex<String?>(nil)
+    private let lastFailureState = Mutex<MQTTError?>(nil)
+    private let refusalState = Mutex(MQTTPublishRefusals())
 
     private let publishedCount = Atomic<Int>(0)
     private let publishFailureCount = Atomic<Int>(0)
@@ -294,19 +297,44 @@ public final class MQTTClient: Sendable {
 
     private func handlePublished(_ mid: Int32, reason: Int32) {
         acknowledgedCount.add(1, ordering: .relaxed)
+        var topic: String?
         if outstandingCount.load(ordering: .acquiring) > 0 {
-            let removed = handleState.withLock { $0.outstanding.remove(mid) != nil }
-            if removed {
+            topic = handleState.withLock { $0.outstanding.removeValue(forKey: mid) }
+            if topic != nil {
                 outstandingCount.subtract(1, ordering: .releasing)
                 signal.notifyAll()
             }
         }
+        if reason >= 0x80 { noteRefusal(topic: topic ?? "?", reason: reason) }
         if reason >= 0x80, let refused = callbacks.withLock({ $0.onPublishRefused }) {
             refused(mid, reason)
         } else if let cb = callbacks.withLock({ $0.onPublishAcknowledged }) {
             cb(mid)
         }
     }
+
+    /// Counts an MQTT 5 refusal (PUBACK/PUBREC reason ≥ 0x80) of a publish on `topic`, whoever
+    /// published it (the outbox, `status`, `meta`, a reply), and names each refused topic once in
+    /// the log.
+    private func noteRefusal(topic: String, reason: Int32) {
+        let first = refusalState.withLock { r -> Bool in
+            let isNew = r.byTopic[topic] == nil
+            r.byTopic[topic, default: MQTTPublishRefusals.Topic(reason: reason)].count += 1
+            r.byTopic[topic]?.reason = reason
+            r.total += 1
+            r.last = "broker refused publishes on \(topic): MQTT 5 reason \(reason) (\(MQTTError.pubackReason(reason)))"
+            return isNew
+        }
+        if first {
+            logger.warning("the broker refuses publishes on this topic (logged once per topic; counted in stats mqtt_refused)",
+                           ["broker": context, "topic": topic, "reason": "\(reason) \(MQTTError.pubackReason(reason))"])
+        }
+    }
+
+    /// Publishes the broker refused (MQTT 5 reason codes ≥ 0x80), per topic, since `start()`.
+    /// Always empty over MQTT 3.1.1, whose brokers acknowledge what their ACL drops, and for
+    /// QoS 0, which has no acknowledgement: their delivery is unknowable.
+    public var refusals: MQTTPublishRefusals { refusalState.withLock { $0 } }
 
     private func handleMessage(_ m: mosquitto_message, _ props: OpaquePointer?) {
         receivedCount.add(1, ordering: .relaxed)
@@ -370,6 +398,10 @@ public final class MQTTClient: Sendable {
     /// then drops 3.1.1 clients that publish retained messages).
     public var brokerAcceptsRetain: Bool { !retainUnavailable.load(ordering: .relaxed) }
 
+    /// Why the last connection attempt (or connection) failed; nil before any failure. Kept after
+    /// a later success, so a caller that waited in vain can say why.
+    public var lastFailure: MQTTError? { lastFailureState.withLock { $0 } }
+
     /// Whether CONNACK 0 was received and the connection has not been lost since.
     public var isConnected: Bool { connectedFlag.load(ordering: .acquiring) }
 
@@ -428,8 +460,9 @@ public final class MQTTClient: Sendable {
                     if rc != MOSQ_ERR_SUCCESS.rawValue {
                         let refused = refusalCode.load(ordering: .relaxed)
                         failure = refused >= 0
-                            ? MQTTError(.brokerRefused(code: refused), context: context,
-                                        detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s")
+                            ? MQTTError.refusal(code: refused, credentialsSent: options.username != nil, context: context,
+                                                detail: "client id \"\(options.clientID)\", keepalive \(options.keepAlive) s"
+                                                    + (options.username.map { ", user \"\($0)\"" } ?? ""))
                             : MQTTError(mosquittoCode: rc, errno: err, context: context)
                         if refused < 0 && rc != MOSQ_ERR_ERRNO.rawValue && err != 0, let text = strerror(err) {
                             failure?.detail += "; system: " + String(cString: text) + " (" + MQTTError.errnoName(err) + ")"
@@ -454,6 +487,10 @@ public final class MQTTClient: Sendable {
             if let text = lastLibraryMessage.withLock({ $0 }) {
                 error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
             }
+            if !wasConnected, let hint = protocolHint(for: error) {
+                error.detail += (error.detail.isEmpty ? "" : "; ") + hint
+            }
+            lastFailureState.withLock { $0 = error }
             if wasConnected {
                 logger.warning("connection lost", ["broker": context, "error": error.description,
                                                    "retryInMs": String(delay.milliseconds)])
@@ -466,6 +503,20 @@ public final class MQTTClient: Sendable {
             signal.wait(untilNanos: MonotonicClock.deadline(after: delay)) { stopRequested.load(ordering: .acquiring) }
         }
         finishNetworkLoop()
+    }
+
+    /// A hint for a failed MQTT 5 attempt that reached the broker but never got a usable CONNACK:
+    /// a broker that speaks only MQTT 3.1.1 answers a version-5 CONNECT with CONNACK 1
+    /// ("unacceptable protocol version", which libmosquitto reads as a malformed v5 CONNACK) or
+    /// just closes the connection.
+    private func protocolHint(for error: MQTTError) -> String? {
+        guard options.protocolVersion == .v5 else { return nil }
+        switch error.kind {
+        case .brokerRefused(code: 1), .brokerRefused(code: 132), .protocolError, .connectionLost:
+            return "the broker reached may speak MQTT 3.1.1 only: set mqtt.protocol: \"3.1.1\" (or enable MQTT 5 on the broker)"
+        default:
+            return nil
+        }
     }
 
     /// Stop path on the network thread: send DISCONNECT (suppresses the will), let the loop write it
@@ -651,7 +702,7 @@ public final class MQTTClient: Sendable {
             let rc = topic.withCString { t in
                 mosquitto_publish(handle, &mid, t, Int32(truncatingIfNeeded: payload.count), payload.baseAddress, Int32(qos), retain)
             }
-            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding[mid] = topic }
             return rc
         }
         if qos > 0 && rc != MOSQ_ERR_SUCCESS.rawValue { outstandingCount.subtract(1, ordering: .releasing) }
@@ -697,7 +748,7 @@ public final class MQTTClient: Sendable {
                     mosquitto_publish_v5(handle, &mid, t, Int32(truncatingIfNeeded: $0.count), $0.baseAddress, Int32(qos), false, props)
                 }
             }
-            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding.insert(mid) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue && qos > 0 { st.outstanding[mid] = topic }
             return rc
         }
         if qos > 0 && rc != MOSQ_ERR_SUCCESS.rawValue { outstandingCount.subtract(1, ordering: .releasing) }

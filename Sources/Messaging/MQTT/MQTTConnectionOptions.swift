@@ -44,22 +44,24 @@ public struct MQTTTLSOptions: Sendable, Equatable {
     }
 }
 
-/// Reconnect timing: capped exponential backoff with full jitter.
+/// Reconnect timing: quick first retries, then a low cap, with jitter.
 ///
-/// The n-th consecutive failed attempt waits a random time in `[floor, min(maxDelay, initialDelay·2ⁿ)]`
-/// where `floor = initialDelay / 4`, so attempts never spin. The sequence restarts after a connection
-/// that stayed up for at least `stableAfter`.
+/// The n-th consecutive failed attempt waits a random time in `[c/2, c]` where the ceiling `c`
+/// follows the 1-2-5 series from `initialDelay` (default 0.1, 0.2, 0.5, 1, 2 s …) capped at
+/// `maxDelay` (default 3 s), so a broker restart of a few seconds costs little more than its own
+/// length and the default cap stays well below the outbox's default `max_age_s` (30 s). The
+/// sequence restarts after a connection that stayed up for at least `stableAfter`.
 public struct MQTTReconnectPolicy: Sendable, Equatable {
-    /// First backoff ceiling.
+    /// First backoff ceiling (default 0.1 s).
     public var initialDelay: Duration
-    /// Cap of the backoff ceiling (default 30 s).
+    /// Cap of the backoff ceiling (default 3 s).
     public var maxDelay: Duration
     /// A connection that lasted this long resets the backoff.
     public var stableAfter: Duration
     /// How long a TCP connect + CONNACK may take before the attempt counts as failed.
     public var connectTimeout: Duration
 
-    public init(initialDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+    public init(initialDelay: Duration = .milliseconds(100), maxDelay: Duration = .seconds(3),
                 stableAfter: Duration = .seconds(10), connectTimeout: Duration = .seconds(10)) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay

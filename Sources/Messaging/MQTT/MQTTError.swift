@@ -19,6 +19,9 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
         case notRunning
         /// The broker answered CONNECT with a non-zero CONNACK / reason code.
         case brokerRefused(code: Int32)
+        /// The broker refused a CONNECT that carried a user name (CONNACK 4 or 5, MQTT 5 reason
+        /// 134 or 135): with credentials configured that means they are wrong.
+        case badCredentials(code: Int32)
 
         // libmosquitto return codes (MOSQ_ERR_*).
         case outOfMemory            // MOSQ_ERR_NOMEM
@@ -79,7 +82,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
             case .invalidTopic: "invalid topic"
             case .invalidOptions: "invalid options"
             case .notRunning: "client not running"
-            case .brokerRefused(let code): "CONNACK \(code)"
+            case .brokerRefused(let code), .badCredentials(let code): "CONNACK \(code)"
             case .outOfMemory: "MOSQ_ERR_NOMEM"
             case .protocolError: "MOSQ_ERR_PROTOCOL"
             case .invalidArgument: "MOSQ_ERR_INVAL"
@@ -112,6 +115,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
             case .invalidOptions: "fix the mqtt section of the configuration"
             case .notRunning: "call start() first; a disconnected client cannot be reused"
             case .brokerRefused(let code): MQTTError.connackAdvice(code)
+            case .badCredentials: "bad user name or password — check mqtt.username and mqtt.password (or password_file) against the broker's password file"
             case .outOfMemory: "the process is out of memory"
             case .protocolError: "the broker sent something unexpected; check the protocol version (3.1.1 vs 5)"
             case .invalidArgument: "a topic, QoS or option was rejected by libmosquitto; check it"
@@ -165,6 +169,36 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
         if !context.isEmpty { s += " (" + context + ")" }
         if !detail.isEmpty { s += ": " + detail }
         return s + " — " + kind.advice
+    }
+
+    /// Whether the broker was reached and answered CONNECT with a refusal (so it is reachable).
+    public var isBrokerRefusal: Bool {
+        switch kind {
+        case .brokerRefused, .badCredentials: true
+        default: false
+        }
+    }
+
+    /// The error for a CONNACK / reason code `code` (non-zero): `badCredentials` when a user name
+    /// was sent and the code is one a broker gives for wrong credentials (4, 5, 134, 135).
+    public static func refusal(code: Int32, credentialsSent: Bool, context: String, detail: String) -> MQTTError {
+        let credentialCodes: Set<Int32> = [4, 5, 134, 135]
+        let kind: Kind = credentialsSent && credentialCodes.contains(code) ? .badCredentials(code: code) : .brokerRefused(code: code)
+        return MQTTError(kind, context: context, detail: detail)
+    }
+
+    /// An MQTT 5 PUBACK / PUBREC reason code ≥ 0x80 in words, with what to do.
+    public static func pubackReason(_ code: Int32) -> String {
+        switch code {
+        case 0x80: "unspecified error"
+        case 0x83: "implementation specific error"
+        case 0x87: "not authorised — check the broker's ACL for this topic and user"
+        case 0x90: "topic name invalid"
+        case 0x91: "packet identifier in use"
+        case 0x97: "quota exceeded"
+        case 0x99: "payload format invalid"
+        default: "reason \(code)"
+        }
     }
 
     /// CONNACK (MQTT 3.1.1) / CONNACK reason code (MQTT 5) explained, with the usual cause.

@@ -257,7 +257,9 @@ public final class Outbox: Sendable {
             return text
         }
         signal.notifyAll()
-        if let message { logRateLimited("publish refused by the broker; message dropped", message) }
+        // The client names each refused topic once in the log; here it is counted and kept as
+        // the last error.
+        _ = message
     }
 
     // MARK: Producing
@@ -495,6 +497,7 @@ public final class Outbox: Sendable {
             }
             if let failure { st.stats.lastError = failure }
             st.stats.spoolWriteFailures = spool?.writeFailures ?? 0
+            st.stats.spoolWriteProblem = spool?.writeProblem
             st.stats.spoolFileBytes = spool?.fileBytes ?? 0
             let inflightEvents = st.inflight.values.contains { $0.klass == .event }
             guard let spool else { return nil }

@@ -27,6 +27,8 @@ public struct OutboxStatistics: Sendable, Equatable {
     public var spoolRecreations = 0
     /// Spool write/fsync failures (the events stay in memory).
     public var spoolWriteFailures = 0
+    /// Why the spool cannot write right now (disk full, …), until a write succeeds again.
+    public var spoolWriteProblem: String?
     /// Size of the spool file, bytes.
     public var spoolFileBytes = 0
     /// Bytes currently queued in memory (streams + state + events), payload + topic.

@@ -31,6 +31,8 @@ public final class EventSpool {
     public private(set) var keptCorruptCopy: String?
     /// Append or sync failures since opening (the messages stay in memory and are still delivered).
     public private(set) var writeFailures = 0
+    /// Why the last write failed, until a write succeeds again (for `health`).
+    public private(set) var writeProblem: String?
 
     private var fd: Int32
     private var nextID: UInt64 = 1
@@ -162,10 +164,13 @@ public final class EventSpool {
                 writeFailures += 1
                 // Cut off what was written of this record so the file stays parseable.
                 if done > 0 { ftruncate(fd, off_t(fileBytes)); lseek(fd, off_t(fileBytes), SEEK_SET) }
-                throw SpoolError(path: path, operation: "write", errno: e)
+                let error = SpoolError(path: path, operation: "write", errno: e)
+                writeProblem = error.description
+                throw error
             }
             done += n
         }
+        writeProblem = nil
         fileBytes += record.count
         dirty = true
         switch fsyncPolicy {

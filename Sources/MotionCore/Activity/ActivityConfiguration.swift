@@ -61,6 +61,16 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var gaitPeriodicity: Double = 0.6
     public var runningMinimumStd: Double = 2.0
 
+    /// Input guard: below this source rate (Hz, measured over each decision hop) the detector
+    /// withholds decisions and reports `ActivityInputProblem.rateTooLow` (8 leaves room for a
+    /// jittery 10 Hz source; below that the resampler would be interpolating most samples).
+    public var minimumInputRate: Double = 8
+    /// Input guard: a window whose mean |f| lies outside this range (m/s²) is not raw specific
+    /// force in m/s² (gravity removed, or in g): decisions are withheld and
+    /// `ActivityInputProblem.noGravity` is reported. Raw acceleration averages ≈ 9.81 over a
+    /// window whatever the motion (free fall and jumps last well under a window).
+    public var gravityRange: ClosedRange<Double> = 6.5...13.5
+
     public init() {}
 
     /// Window length in seconds.

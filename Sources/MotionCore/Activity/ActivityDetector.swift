@@ -24,6 +24,12 @@ public final class ActivityDetector {
     private var sinceDecision = 0
     /// Decisions made so far (increments once per `hop` internal samples when the window is full).
     public private(set) var decisionCount = 0
+    /// Why decisions are being withheld (input too slow, or without gravity), `nil` when the input
+    /// is usable. Checked at every decision hop.
+    public private(set) var inputProblem: ActivityInputProblem?
+    /// Source samples since the last rate check, and the source time of that check.
+    private var sourceSamples = 0
+    private var rateCheckTime = Double.nan
     /// The latest decision; valid when `decisionCount > 0`.
     public private(set) var lastDecision = Decision(time: 0, features: ActivityFeatures(), probabilities: ClassProbabilities())
 
@@ -50,6 +56,7 @@ public final class ActivityDetector {
     /// activity when it changed.
     public func update(time: Double, specificForce: Vector3, rotationRate: Vector3?) -> MotionActivity? {
         var changed: MotionActivity?
+        sourceSamples += 1
         resampler.add(time: time, specificForce: specificForce, rotationRate: rotationRate) { s in
             if let c = internalSample(s) { changed = c }
         }
@@ -77,18 +84,40 @@ public final class ActivityDetector {
         extractor.reset()
         stateMachine.reset()
         sinceDecision = 0
+        sourceSamples = 0
+        rateCheckTime = .nan
+        inputProblem = nil
     }
 
     private func internalSample(_ s: ActivityResampler.Output) -> MotionActivity? {
         if s.afterGap {
             extractor.reset()
             sinceDecision = 0
+            rateCheckTime = .nan
         }
         extractor.append(specificForce: s.specificForce, rotationRate: s.hasRotationRate ? s.rotationRate : nil)
         sinceDecision += 1
+        if rateCheckTime.isNaN {
+            rateCheckTime = s.time
+            sourceSamples = 0
+        }
         guard extractor.isFull, sinceDecision >= configuration.hop else { return nil }
         sinceDecision = 0
+        // Source rate over the last hop: an interpolated-up slow source must not pass for 10 Hz.
+        let elapsed = s.time - rateCheckTime
+        let sourceRate = elapsed > 0 ? Double(sourceSamples) / elapsed : .infinity
+        rateCheckTime = s.time
+        sourceSamples = 0
         let features = extractor.compute()
+        if sourceRate < configuration.minimumInputRate {
+            inputProblem = .rateTooLow(measured: sourceRate, required: configuration.minimumInputRate)
+            return nil
+        }
+        if !configuration.gravityRange.contains(features.meanMagnitude) {
+            inputProblem = .noGravity(meanMagnitude: features.meanMagnitude)
+            return nil
+        }
+        inputProblem = nil
         var p = model.probabilities(features)
         if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
             p.stationary += p.walking + p.running

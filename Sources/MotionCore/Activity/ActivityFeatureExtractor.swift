@@ -84,6 +84,7 @@ public final class ActivityFeatureExtractor {
         }
         g = g / dn
         magMean /= dn
+        out.meanMagnitude = magMean
         let gn = g.normalized
         var magVar = 0.0, vVar = 0.0, hSq = 0.0, jerk = 0.0
         for i in 0..<n {

@@ -51,6 +51,10 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// mean): a quiet newer half means the carrier has stopped, whatever the older half held.
     public var logStdNewerHalf = 0.0
 
+    /// Mean |f| over the window, m/s² (≈ 9.81 for raw acceleration; not used by the model, it
+    /// guards against input without gravity).
+    public var meanMagnitude = 0.0
+
     // Gyroscope features, only meaningful when `gyroscopeAvailable`; not used by the fitted model
     // (in the development data only the car recordings have a gyro: it would leak the label).
     /// The whole window had gyroscope readings.

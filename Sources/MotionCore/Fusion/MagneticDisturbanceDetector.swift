@@ -10,7 +10,13 @@
 ///   thresholds, and clears after it has matched for `minUndisturbedTime`.
 /// - A disturbed field is rejected for at most `maxRejectionTime`; the budget recovers
 ///   `rejectionFactor` times faster than real time while undisturbed. Beyond it the field is used
-///   anyway, so a lasting change never freezes the heading forever.
+///   anyway (with the gain scaled by `budgetGainFactor`), so a lasting change never freezes the
+///   heading forever.
+///
+/// Measured choices where this departs from VQF's published method or keeps it (docs/fusion.md,
+/// "Magnetic-disturbance detector"): the norm/dip low-pass order (`secondOrder`), and the gain
+/// after the budget (`budgetGainFactor`). The rotation rate that gates new references is chosen by
+/// the caller (raw or low-passed).
 @frozen
 public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
     public var enabled: Bool
@@ -24,6 +30,10 @@ public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
     public var minUndisturbedTime: Double   // s
     public var maxRejectionTime: Double     // s
     public var rejectionFactor: Double
+    /// Gain factor for a disturbed field once the budget is spent (1 = full gain, VQF 0.5).
+    public var budgetGainFactor: Double
+    /// Second-order Butterworth low-pass of norm and dip (VQF) instead of first-order.
+    public var secondOrder: Bool
 
     /// Low-passed current norm (µT) and dip (rad).
     public private(set) var norm = 0.0
@@ -41,8 +51,11 @@ public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
     var candidateTime = 0.0
     var undisturbedTime = 0.0
     var started = false
+    /// Second-order low-pass of (norm, dip, 0), used when `secondOrder`.
+    var normDipLowPass: VectorLowPass
 
-    public init(parameters p: RobustAttitudeFilterParameters) {
+    /// - Parameter samplePeriod: nominal magnetometer sample period, s.
+    public init(parameters p: RobustAttitudeFilterParameters, samplePeriod: Double) {
         enabled = p.magneticDisturbanceRejection
         normThreshold = p.magNormThreshold
         dipThreshold = p.magDipThreshold * .pi / 180
@@ -54,6 +67,9 @@ public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
         minUndisturbedTime = p.magMinUndisturbedTime
         maxRejectionTime = p.magMaxRejectionTime
         rejectionFactor = p.magRejectionFactor
+        budgetGainFactor = p.magBudgetGainFactor
+        secondOrder = p.magCurrentSecondOrder
+        normDipLowPass = VectorLowPass(tau: p.magCurrentTau, samplePeriod: samplePeriod)
     }
 
     func matches(_ n: Double, _ d: Double, norm refN: Double, dip refD: Double) -> Bool {
@@ -61,10 +77,15 @@ public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
     }
 
     /// Feeds the field magnitude (µT), its dip angle in the earth frame (rad) and the rotation
-    /// rate magnitude (rad/s). Returns whether this sample may correct the heading.
-    public mutating func update(fieldNorm: Double, fieldDip: Double, rotationRate: Double, dt: Double) -> Bool {
+    /// rate magnitude (rad/s). Returns the factor (0…1) on the heading gain for this sample:
+    /// 0 rejects it.
+    public mutating func update(fieldNorm: Double, fieldDip: Double, rotationRate: Double, dt: Double) -> Double {
         adoptedNewReference = false
-        if !started {
+        if secondOrder {
+            let y = normDipLowPass.update(Vector3(fieldNorm, fieldDip, 0), dt: dt)
+            norm = y.x
+            dip = y.y
+        } else if !started {
             norm = fieldNorm
             dip = fieldDip
             started = true
@@ -106,16 +127,16 @@ public struct MagneticDisturbanceDetector: Sendable, BitwiseCopyable {
                 candidateTime = 0
             }
         }
-        guard enabled, referenceNorm > 0 else { return true }
+        guard enabled, referenceNorm > 0 else { return 1 }
         if isDisturbed {
             if rejectionTime < maxRejectionTime {
                 rejectionTime += dt
-                return false
+                return 0
             }
-            return true
+            return budgetGainFactor
         }
         rejectionTime = Swift.max(0, rejectionTime - rejectionFactor * dt)
-        return true
+        return 1
     }
 
     mutating func adopt() {

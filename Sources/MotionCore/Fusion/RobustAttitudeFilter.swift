@@ -3,8 +3,15 @@
 /// magnetometer, with gyro-bias estimation, rest detection and magnetic-disturbance rejection.
 ///
 /// Ideas from D. Laidig and T. Seel, "VQF: Highly Accurate IMU Orientation Estimation with Bias
-/// Estimation and Magnetic Disturbance Rejection", Information Fusion 91, 2023 (our own
-/// implementation, written from the paper's description):
+/// Estimation and Magnetic Disturbance Rejection", Information Fusion 91, 2023. Our own Swift
+/// code, written from the paper's description, but not from the paper alone: some details match
+/// the authors' reference implementation (the `vqf` package's C++ and `pyvqf.py`, and its
+/// documentation) rather than anything the paper states — the `1e-6` guard on the inclination
+/// correction and its fallback (a 180° turn about x), the `1e-10` floor on the vertical bias
+/// forgetting factor, and the low-passes' start-up (the mean of the first `tau` seconds, then
+/// the filter state set to the steady state of that mean). The same holds, as far as we know, for
+/// the iterative 1, 1/2, 1/3 … heading start-up gain. Where we depart from the reference, and what
+/// the measurements on held-out trials say about each departure, is in docs/fusion.md.
 ///
 /// - Three frames. `qI` rotates sensor → *I*, an almost-inertial frame obtained by pure strapdown
 ///   integration of the bias-corrected gyroscope. `qA` rotates I → *E6* (z up, arbitrary
@@ -38,7 +45,9 @@ public struct RobustAttitudeFilter: AttitudeFilter {
     /// Low-passed rotation matrix and earth-frame bias for the motion bias update.
     var rotationLowPass: MatrixLowPass
     var earthBiasLowPass: VectorLowPass
-    /// Gain used for the first magnetometer samples (1, 1/2, 1/3 … until below `kMag`).
+    /// Gain used for the first magnetometer samples (1, 1/2, 1/3 … until below the steady gain
+    /// `kMag = 1 − exp(−dt/tauMag)`): the heading starts as the mean of the first `tauMag`
+    /// seconds of readings. 0 once the start-up is over.
     var headingInitGain = 1.0
     let samplePeriod: Double
 
@@ -57,7 +66,7 @@ public struct RobustAttitudeFilter: AttitudeFilter {
         restDetector = RestDetector(
             tau: p.restFilterTau, thresholdGyro: p.restThresholdGyro * deg, thresholdAcc: p.restThresholdAcc,
             maxMeanGyro: p.biasClip * deg, minTime: p.restMinTime, samplePeriod: samplePeriod)
-        magneticDetector = MagneticDisturbanceDetector(parameters: p)
+        magneticDetector = MagneticDisturbanceDetector(parameters: p, samplePeriod: samplePeriod)
         accelerationLowPass = VectorLowPass(tau: p.tauAcc, samplePeriod: samplePeriod)
         rotationLowPass = MatrixLowPass(tau: p.tauAcc, samplePeriod: samplePeriod)
         earthBiasLowPass = VectorLowPass(tau: p.tauAcc, samplePeriod: samplePeriod)
@@ -125,14 +134,19 @@ public struct RobustAttitudeFilter: AttitudeFilter {
         guard norm > 0 else { return }
         let mE = q6.rotate(m)
         let dip = (mE.z / norm).asin
-        let use = magneticDetector.update(fieldNorm: norm, fieldDip: dip, rotationRate: gyroscope.norm, dt: dt)
-        guard use, mE.x * mE.x + mE.y * mE.y > 0 else { return }
+        let rate = p.magGateLowPassedGyro ? restDetector.gyroscopeMean.norm : gyroscope.norm
+        let factor = magneticDetector.update(fieldNorm: norm, fieldDip: dip, rotationRate: rate, dt: dt)
+        guard factor > 0, mE.x * mE.x + mE.y * mE.y > 0 else { return }
         let target = Double.atan2(mE.x, mE.y)
-        var k = firstOrderGain(tau: p.tauMag, dt: dt)
+        let kMag = firstOrderGain(tau: p.tauMag, dt: dt)
+        var k = factor * kMag
         if headingInitGain > 0 {
+            // Start-up: 1, 1/2, 1/3 … (the running mean of the first headings) until 1/N falls
+            // below the steady gain `kMag` (compared with `kMag` itself, not with `k` after
+            // raising it).
             if headingInitGain > k { k = headingInitGain }
             headingInitGain = headingInitGain / (headingInitGain + 1)
-            if headingInitGain < k { headingInitGain = 0 }
+            if headingInitGain < kMag { headingInitGain = 0 }
         }
         headingOffset = wrapAngle(headingOffset + k * wrapAngle(target - headingOffset))
         headingAvailable = true

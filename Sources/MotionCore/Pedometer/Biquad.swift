@@ -4,10 +4,11 @@ public struct Biquad: Sendable, Hashable {
     private var b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
     private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
 
-    /// Low-pass at `cutoff` Hz for samples at `rate` Hz (Q = 1/√2).
-    public static func lowPass(cutoff: Double, rate: Double) -> Biquad {
+    /// Low-pass at `cutoff` Hz for samples at `rate` Hz (Q = 1/√2 unless given: cascading
+    /// sections with `butterworthQ(order:)` makes a higher-order Butterworth filter).
+    public static func lowPass(cutoff: Double, rate: Double, q: Double = 0.5.squareRoot()) -> Biquad {
         let w = 2 * Double.pi * cutoff / rate
-        let alpha = w.sin / (2 * 0.5.squareRoot())
+        let alpha = w.sin / (2 * q)
         let c = w.cos
         let a0 = 1 + alpha
         var f = Biquad()
@@ -19,10 +20,10 @@ public struct Biquad: Sendable, Hashable {
         return f
     }
 
-    /// High-pass at `cutoff` Hz for samples at `rate` Hz (Q = 1/√2).
-    public static func highPass(cutoff: Double, rate: Double) -> Biquad {
+    /// High-pass at `cutoff` Hz for samples at `rate` Hz (Q = 1/√2 unless given).
+    public static func highPass(cutoff: Double, rate: Double, q: Double = 0.5.squareRoot()) -> Biquad {
         let w = 2 * Double.pi * cutoff / rate
-        let alpha = w.sin / (2 * 0.5.squareRoot())
+        let alpha = w.sin / (2 * q)
         let c = w.cos
         let a0 = 1 + alpha
         var f = Biquad()
@@ -33,6 +34,10 @@ public struct Biquad: Sendable, Hashable {
         f.a2 = (1 - alpha) / a0
         return f
     }
+
+    /// The Q of the two sections of a fourth-order Butterworth filter: 1/(2 cos(π/8)) and
+    /// 1/(2 cos(3π/8)).
+    public static let fourthOrderButterworthQ = (0.541196100146197, 1.3065629648763766)
 
     /// Filters one sample.
     public mutating func callAsFunction(_ x: Double) -> Double {

@@ -1,0 +1,76 @@
+import Messaging
+import MotionCore
+
+/// JSON for one motion event (`events/motion` and `edgemotion events` lines):
+///
+/// ```json
+/// {"type":"free_fall","t_s":12.351,"onset_s":12.001,"duration_s":0.35,"drop_height_m":0.601}
+/// {"type":"tilt_threshold","t_s":40.2,"onset_s":39.2,"name":"door","state":"open","on":true,"tilt_deg":88.1}
+/// ```
+/// Only the fields that apply to the type are written (docs/topics.md lists them per type). The
+/// agent adds `seq` and `timestamp_utc`.
+enum MotionEventPayload {
+    /// Writes the fields of `e` (no braces) into an open object.
+    static func writeFields(_ e: MotionEvent, thresholds: [TiltThreshold], into w: inout JSONWriter) {
+        w.field("type", e.type.name)
+        w.field("t_s", e.time, fractionDigits: 3)
+        w.field("onset_s", e.onset, fractionDigits: 3)
+        switch e.type {
+        case .shock:
+            w.field("peak_g", e.peak, fractionDigits: 3)
+            w.field("duration_s", e.duration, fractionDigits: 4)
+        case .freeFall:
+            w.field("duration_s", e.duration, fractionDigits: 4)
+            w.field("drop_height_m", e.dropHeight, fractionDigits: 3)
+        case .tap:
+            w.field("peak_g", e.peak, fractionDigits: 3)
+        case .doubleTap:
+            w.field("peak_g", e.peak, fractionDigits: 3)
+            w.field("gap_s", e.duration, fractionDigits: 3)
+        case .stationary:
+            w.field("still_s", e.duration, fractionDigits: 3)
+        case .motion, .significantMotion:
+            break
+        case .tiltThreshold:
+            if e.index < thresholds.count {
+                let t = thresholds[e.index]
+                w.field("name", t.name)
+                w.field("state", e.state ? t.onName : t.offName)
+            }
+            w.field("on", e.state)
+            w.field("tilt_deg", e.angle, fractionDigits: 2)
+        case .tamper:
+            w.field("tilt_deg", e.angle, fractionDigits: 2)
+        case .fall:
+            w.field("peak_g", e.peak, fractionDigits: 3)
+            w.field("tilt_deg", e.angle, fractionDigits: 2)
+        case .vibrationStart, .vibrationStop:
+            w.field("rms_ms2", e.peak, fractionDigits: 4)
+        case .vibrationChanged:
+            w.field("rms_ms2", e.peak, fractionDigits: 4)
+            w.field("ratio", e.ratio, fractionDigits: 3)
+        }
+    }
+
+    /// The retained `state/vibration` payload:
+    /// `{"rms_ms2":0.35,"peak_ms2":0.5,"dominant_hz":25.0,"running":true,"bands":[{"name":"drum","rms_ms2":0.35}]}`.
+    static func writeVibration(_ r: VibrationReading, bands: [VibrationBand], into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("rms_ms2", r.rms, fractionDigits: 4)
+        w.field("peak_ms2", r.peak, fractionDigits: 4)
+        w.field("dominant_hz", r.dominantFrequency, fractionDigits: 2)
+        w.field("running", r.running)
+        if r.bandCount > 0 {
+            w.key("bands")
+            w.beginArray()
+            for i in 0..<Swift.min(r.bandCount, bands.count) {
+                w.beginObject()
+                w.field("name", bands[i].name)
+                w.field("rms_ms2", r.bands[i], fractionDigits: 4)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.endObject()
+    }
+}

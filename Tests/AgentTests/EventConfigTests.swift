@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import MotionCore
+@testable import Agent
+
+/// The `events:` section: named tilt thresholds written as a person would say them, bands, and
+/// mistakes reported at their line.
+@Suite("Event config")
+struct EventConfigTests {
+    typealias S = ConfigTestSupport
+
+    @Test func aDoorThresholdReadsAsWritten() throws {
+        let yaml = """
+        events:
+          enabled: true
+          thresholds:
+            door: {above_deg: 60, below_deg: 20, dwell_s: 1, on: open, off: closed, device_class: garage_door}
+            lid: {above_deg: 10}
+          vibration:
+            bands: {drum: [10, 25]}
+        """
+        let c = try ConfigurationLoader.parse(yaml: yaml, fileName: "t.yaml")
+        #expect(c.events.enabled)
+        let t = c.events.detectors.tiltThresholds
+        #expect(t == [TiltThreshold(name: "door", onAbove: 60, offBelow: 20, onDwell: 1, offDwell: 1, onName: "open", offName: "closed"),
+                      TiltThreshold(name: "lid", onAbove: 10, offBelow: 10, onDwell: 1, offDwell: 1)])
+        #expect(c.events.deviceClasses == ["garage_door", nil])
+        #expect(c.events.detectors.vibration.bands == [VibrationBand(name: "drum", low: 10, high: 25)])
+    }
+
+    @Test func offLevelAboveTheOnLevelIsRefusedAtItsLine() {
+        let problems = S.problems("events:\n  thresholds:\n    door: {above_deg: 20, below_deg: 60}\n")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("t.yaml:3:") == true && problems.first?.contains("events.thresholds.door.below_deg") == true,
+                "\(problems)")
+    }
+
+    @Test func aThresholdWithoutAnAngleAndABadBandAreNamed() {
+        let problems = S.problems("events:\n  thresholds:\n    door: {dwell_s: 1}\n  vibration:\n    bands: {hum: [50, 40]}\n")
+        #expect(problems.contains { $0.contains("events.thresholds.door") && $0.contains("above_deg is required") }, "\(problems)")
+        #expect(problems.contains { $0.contains("events.vibration.bands.hum") }, "\(problems)")
+    }
+
+    @Test func theReferenceFileEnablesNothingByDefault() throws {
+        let c = try ConfigurationLoader.load(path: S.packageRoot.appendingPathComponent("config/edgemotion.yaml").path)
+        #expect(!c.events.enabled)
+        #expect(c.events.detectors.tiltThresholds.isEmpty)
+        #expect(!c.events.detectors.enabled.contains(.fall))
+    }
+}

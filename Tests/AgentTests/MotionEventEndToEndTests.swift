@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import Agent
+import TestSupport
+
+/// The agent's motion events over a real broker: a board lying still at roll 10°, pitch −5°
+/// (the simulator's stationary pose) is ≈ 11° from level, so a `level` threshold at 5° turns on;
+/// `cmd/events set_level` makes that pose the zero, and the threshold turns off again.
+@Suite("Motion events end to end", .serialized)
+struct MotionEventEndToEndTests {
+    @Test func aThresholdFiresThenSetLevelClearsItAndIsKept() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/ev/#"])
+        let dir = try Reliability.tempDirectory("events")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let yaml = """
+        device: { id: ev }
+        mqtt: { topic_prefix: edgemotion/ev }
+        source: { type: simulator, rate: 200, simulator: { scenario: stationary, seed: 3, real_time: true } }
+        streams: { accelerometer: { enabled: false }, gyroscope: { enabled: false }, magnetometer: { enabled: false }, motion: { enabled: false } }
+        activity: { enabled: false }
+        control: { enabled: true }
+        state_directory: \(dir)
+        events:
+          enabled: true
+          thresholds:
+            level: {above_deg: 5, below_deg: 2, dwell_s: 0.5, on: tilted, off: level}
+        """
+        let config = try AgentProcess.writeConfig(yaml)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let first = sub.waitFor(count: 1, topic: "edgemotion/ev/events/motion", timeout: .seconds(10))
+        let e0 = first.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }.first
+        #expect(e0?["type"] as? String == "tilt_threshold", "log:\n\(agent.log)")
+        #expect(e0?["state"] as? String == "tilted")
+        #expect(e0?["seq"] as? Int == 0)
+        let tilt = (e0?["tilt_deg"] as? Double) ?? 0
+        // acos(cos 10° · cos 5°) = 11.2°: the angle between z and the tilted up-vector.
+        #expect(abs(tilt - 11.2) < 0.5, "tilt \(tilt)")
+        let pub = try TestSubscriber(url: broker.url, patterns: ["unused/x"])
+        try pub.client.publish(topic: "edgemotion/ev/cmd/events", string: #"{"id":"z1","action":"set_level"}"#, qos: 1)
+        let reply = sub.waitFor(count: 1, topic: "edgemotion/ev/cmd/events/result", timeout: .seconds(5)).first?.payloadString ?? ""
+        #expect(reply.contains(#""ok":true"#), "reply \(reply)")
+        let both = sub.waitFor(count: 2, topic: "edgemotion/ev/events/motion", timeout: .seconds(10))
+        let e1 = both.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }.last
+        #expect(e1?["state"] as? String == "level" && e1?["seq"] as? Int == 1, "log:\n\(agent.log)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/events-zero"), "the zero pose is kept in the state directory")
+        let state = sub.waitFor(count: 1, topic: "edgemotion/ev/state/tilt", timeout: .seconds(5)).first
+        #expect(state?.payloadString.contains("tilt_deg") == true)
+        let bad = try TestSubscriber(url: broker.url, patterns: ["unused/y"])
+        try bad.client.publish(topic: "edgemotion/ev/cmd/events", string: #"{"action":"explode"}"#, qos: 1)
+        let refused = sub.waitFor(count: 2, topic: "edgemotion/ev/cmd/events/result", timeout: .seconds(5)).last?.payloadString ?? ""
+        #expect(refused.contains("unknown action"), "\(refused)")
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0)
+    }
+}

@@ -1,0 +1,92 @@
+import MotionCore
+import Sensors
+import Testing
+
+/// The detectors scored against the simulator's event scenarios, whose truth is written by hand
+/// (`EventScenario`): detection rate, false events, timing.
+@Suite("Motion events: scored on simulated scenarios")
+struct EventScenarioScoringTests {
+    /// What a user of these scenarios configures: the door threshold, a washer's 10 Hz
+    /// high-pass, fall detection.
+    static var configuration: MotionEventConfiguration {
+        var c = MotionEventConfiguration()
+        c.tiltThresholds = [TiltThreshold(name: "door", onAbove: 60, offBelow: 20, onDwell: 1, offDwell: 1)]
+        c.vibration.highPassCutoff = 10
+        c.enabled.insert(.fall)
+        return c
+    }
+
+    static func run(_ name: String) throws -> (EventScenario, [MotionEvent]) {
+        let scenario = try #require(EventScenario(named: name))
+        var d = MotionEventDetectors(configuration: configuration, sampleRate: scenario.rate)
+        var events: [MotionEvent] = []
+        for s in scenario.samples {
+            d.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate) { events.append($0) }
+        }
+        return (scenario, events)
+    }
+
+    /// Matches each true event to the first unused detection of `type` decided within
+    /// `window` s after it; returns (found, unmatched detections, worst latency).
+    static func score(_ truth: [EventScenario.Truth], _ events: [MotionEvent], truthType: String, type: MotionEventType,
+                      state: Bool? = nil, window: Double) -> (found: Int, total: Int, extra: Int, latency: Double) {
+        let candidates = events.filter { $0.type == type && (state == nil || $0.state == state) }
+        var used = Set<Int>()
+        var latency = 0.0
+        let wanted = truth.filter { $0.type == truthType }
+        for t in wanted {
+            if let i = candidates.indices.first(where: { !used.contains($0) && candidates[$0].time >= t.time - 0.01 && candidates[$0].time <= t.time + window }) {
+                used.insert(i)
+                latency = max(latency, candidates[i].time - t.time)
+            }
+        }
+        return (used.count, wanted.count, candidates.count - used.count, latency)
+    }
+
+    @Test func doorSwingsOpenAndCloseEveryTimeWithinTheDwellPlusLag() throws {
+        let (s, e) = try Self.run("door")
+        let open = Self.score(s.truth, e, truthType: "tilt_threshold_on", type: .tiltThreshold, state: true, window: 2)
+        let closed = Self.score(s.truth, e, truthType: "tilt_threshold_off", type: .tiltThreshold, state: false, window: 2)
+        #expect(open.found == open.total && open.total == 10 && open.extra == 0)
+        #expect(closed.found == closed.total && closed.extra == 0)
+        #expect(open.latency < 1.3 && closed.latency < 1.3, "1 s dwell plus the low-pass lag")
+    }
+
+    @Test func washerSpinIsRunningAndTheWashIsNot() throws {
+        let (s, e) = try Self.run("washer")
+        let start = Self.score(s.truth, e, truthType: "vibration_start", type: .vibrationStart, window: 8)
+        let stop = Self.score(s.truth, e, truthType: "vibration_stop", type: .vibrationStop, window: 8)
+        #expect(start.found == 3 && start.extra == 0, "\(start)")
+        #expect(stop.found == 3 && stop.extra == 0, "\(stop)")
+    }
+
+    @Test func dropsAreFreeFallsOfTheRightHeightAndOneShockEach() throws {
+        let (s, e) = try Self.run("drop")
+        let falls = Self.score(s.truth, e, truthType: "free_fall", type: .freeFall, window: 1)
+        #expect(falls.found == 5 && falls.extra == 0)
+        let heights = e.filter { $0.type == .freeFall }.map(\.dropHeight)
+        for (h, truth) in zip(heights, [0.3, 0.6, 0.75, 1.0, 1.5]) { #expect(abs(h - truth) < 0.02, "\(h) m for a \(truth) m drop") }
+        let shocks = Self.score(s.truth, e, truthType: "shock", type: .shock, window: 0.2)
+        #expect(shocks.found == 5 && shocks.extra == 0)
+        #expect(e.filter { $0.type == .tap }.isEmpty, "a landing is not a tap")
+    }
+
+    @Test func tapsAreFoundAndPairsAreDoubleTaps() throws {
+        let (s, e) = try Self.run("tap")
+        let taps = Self.score(s.truth, e, truthType: "tap", type: .tap, window: 0.3)
+        let doubles = Self.score(s.truth, e, truthType: "double_tap", type: .doubleTap, window: 0.3)
+        #expect(Double(taps.found) >= 0.8 * Double(taps.total) && taps.extra == 0, "\(taps)")
+        #expect(doubles.found == doubles.total && doubles.extra == 0, "\(doubles)")
+    }
+
+    @Test func fallsAreFoundAndWalkingIsNotAFall() throws {
+        let (s, e) = try Self.run("fall")
+        let falls = Self.score(s.truth, e, truthType: "fall", type: .fall, window: 10)
+        #expect(falls.found == 6 && falls.extra == 0, "\(falls)")
+    }
+
+    @Test func anHourAtRestHasNoEvents() throws {
+        let (_, e) = try Self.run("quiet")
+        #expect(e.isEmpty, "\(e.count) events in an hour at rest")
+    }
+}
