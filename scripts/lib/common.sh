@@ -10,7 +10,7 @@ EDGEMOTION_PACKAGES=(
 )
 
 # What only the test suite needs besides: a real terminal for the demo's Ctrl-C test (tmux),
-# promtool and a Prometheus server for /metrics, headless Chromium for the dashboard page.
+# promtool for /metrics (scripts/dashboard-screenshot installs headless Chromium itself).
 EDGEMOTION_TEST_PACKAGES=(
   tmux prometheus
 )
