@@ -81,6 +81,25 @@ struct HomeAssistantDiscoveryTests {
                                              statusTopic: "edgemotion/board-7/status", discoveryPrefix: "ha/disc").isEmpty)
     }
 
+    /// Home Assistant removes an entity when its config topic gets an empty retained payload; an
+    /// entity a previous run announced (heading in a north frame) must go when it is not announced.
+    @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
+        #expect(try discovery(heading: false).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"])
+        #expect(try discovery(heading: true).retiredConfigTopics.isEmpty)
+        let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
+        #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
+    }
+
+    /// Home Assistant's device page shows `model`: the chip, not the source's bus address or scenario.
+    @Test func deviceModelIsTheChipFromTheSourceReport() {
+        #expect(HomeAssistantDiscovery.model(sourceName: "iio:bmi160") == "bmi160")
+        #expect(HomeAssistantDiscovery.model(sourceName: "i2c-1:0x68:mpu6050") == "mpu6050")
+        #expect(HomeAssistantDiscovery.model(sourceName: "i2c-3:0x6a:lsm6dsox") == "lsm6dsox")
+        #expect(HomeAssistantDiscovery.model(sourceName: "simulator:walking") == "simulator")
+        #expect(HomeAssistantDiscovery.model(sourceName: "replay:/var/lib/edgemotion/walk.emrec") == "recording")
+        #expect(HomeAssistantDiscovery.model(sourceName: "bench:array") == "bench:array")
+    }
+
     @Test func summaryDeadbandIgnoresSmallChangesAndWrapsHeading() {
         let s = SummaryState(rollDegrees: 10, pitchDegrees: 0, headingDegrees: 359.5, moving: false, timeUTCMicroseconds: 0)
         var t = s
@@ -156,6 +175,33 @@ struct HomeAssistantBrokerTests {
 
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 5) == 0, "agent log:\n\(agent.log)")
+    }
+
+    /// A previous run in a north frame left a retained heading config; a run in the default frame
+    /// (no heading) clears it, so a late subscriber (Home Assistant after a restart) sees none.
+    @Test func frameChangeClearsTheRetainedHeadingConfig() throws {
+        let broker = try MosquittoBroker.start()
+        let headingTopic = "homeassistant/sensor/ha-retire/heading/config"
+        let seeder = try TestSubscriber(url: broker.url, patterns: ["unused/x"])
+        _ = try seeder.client.publish(topic: headingTopic, string: #"{"unique_id":"edgemotion_ha-retire_heading","state_topic":"s"}"#,
+                                      qos: 1, retain: true)
+        let before = try TestSubscriber(url: broker.url, patterns: [headingTopic])
+        #expect(before.waitFor(count: 1, topic: headingTopic, timeout: .seconds(5)).count == 1, "seeded config is retained")
+
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-retire }
+        source: { type: simulator, rate: 100, simulator: { scenario: rotation, seed: 3, real_time: true } }
+        home_assistant: { enabled: true }
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "3"])
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
+
+        let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#"])
+        let configs = late.waitFor(count: 9, topic: nil, timeout: .seconds(5))
+        #expect(configs.count >= 9, "the agent announced its entities")
+        usleep(500_000)
+        #expect(late.messages(on: headingTopic).isEmpty, "heading config still retained: \(late.messages(on: headingTopic).map(\.payloadString))")
     }
 
     @Test func disabledByDefaultAnnouncesNothing() throws {

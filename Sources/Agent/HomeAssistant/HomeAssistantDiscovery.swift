@@ -22,7 +22,8 @@ public struct HomeAssistantDiscovery: Sendable {
     public let settings: HomeAssistantSettings
     public let deviceID: String
     public let topics: TopicLayout
-    /// `device.model`: what produces the samples (e.g. `simulator:walking`, `mpu6050`).
+    /// `device.model`: the IMU chip (`mpu6050`, `bmi160`), or `simulator` / `recording`; see
+    /// `model(sourceName:)`.
     public let model: String
     /// Whether `heading` is announced (a north-referenced frame with a magnetometer).
     public let hasHeading: Bool
@@ -33,6 +34,18 @@ public struct HomeAssistantDiscovery: Sendable {
         self.topics = topics
         self.model = model
         self.hasHeading = hasHeading
+    }
+
+    /// The chip named by a source's report (`SourceCapabilities.name`): `iio:bmi160` → `bmi160`,
+    /// `i2c-1:0x68:mpu6050` → `mpu6050`; `simulator:<scenario>` → `simulator` and `replay:<file>`
+    /// → `recording` (a scenario or file name is no model). Anything else is used as it is.
+    public static func model(sourceName: String) -> String {
+        let fields = sourceName.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count >= 2, let kind = fields.first else { return sourceName }
+        if kind == "simulator" { return "simulator" }
+        if kind == "replay" { return "recording" }
+        if kind == "iio" || kind.hasPrefix("i2c"), let chip = fields.last, !chip.isEmpty { return String(chip) }
+        return sourceName
     }
 
     /// `<prefix>/summary`.
@@ -109,6 +122,19 @@ public struct HomeAssistantDiscovery: Sendable {
         return list
     }
 
+    /// Config topics of entities this agent can announce but does not in its current
+    /// configuration (today: `heading` without a north-referenced frame and a magnetometer).
+    /// Derived from the configuration, so no state is kept: `announce` publishes an empty retained
+    /// payload to each, which makes Home Assistant remove an entity a previous run announced
+    /// (e.g. after `fusion.reference_frame` changed away from a north frame).
+    public var retiredConfigTopics: [String] {
+        hasHeading ? [] : [configTopic("sensor", "heading")]
+    }
+
+    private func configTopic(_ component: String, _ objectID: String) -> String {
+        "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
+    }
+
     private var expiry: [(String, DiscoveryJSON)] {
         settings.expireAfterSeconds > 0 ? [("expire_after", .int(settings.expireAfterSeconds))] : []
     }
@@ -140,7 +166,7 @@ public struct HomeAssistantDiscovery: Sendable {
             ("origin", origin),
         ]
         return HomeAssistantEntity(component: component, objectID: objectID,
-                                   configTopic: "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config",
+                                   configTopic: configTopic(component, objectID),
                                    config: .object(pairs))
     }
 

@@ -19,7 +19,8 @@ final class HomeAssistantIntegration: Sendable {
     init?(configuration c: AgentConfiguration, deviceID: String, topics: TopicLayout, sourceName: String, sensors: IMUSample.Contents) {
         guard c.homeAssistant.enabled else { return nil }
         let northReferenced = c.fusion.referenceFrame == .xMagneticNorthZVertical || c.fusion.referenceFrame == .xTrueNorthZVertical
-        discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics, model: sourceName,
+        discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics,
+                                           model: HomeAssistantDiscovery.model(sourceName: sourceName),
                                            hasHeading: northReferenced && sensors.contains(.magnetometer))
         entities = discovery.entities
         client = ClientBox()
@@ -54,13 +55,22 @@ final class HomeAssistantIntegration: Sendable {
         return true
     }
 
-    /// Publishes every discovery document (retained, QoS 1). Safe from the client's callbacks.
+    /// Publishes every discovery document (retained, QoS 1) and clears the retired ones (an empty
+    /// retained payload). Safe from the client's callbacks.
     func announce() {
         guard let c = client.get() else { return }
         var failed = 0
         for e in entities {
             do {
                 _ = try c.publish(topic: e.configTopic, string: e.config.serialized, qos: 1, retain: true)
+            } catch {
+                failed += 1
+            }
+        }
+        // An empty retained config removes an entity a previous run announced and this one does not.
+        for topic in discovery.retiredConfigTopics {
+            do {
+                _ = try c.publish(topic: topic, string: "", qos: 1, retain: true)
             } catch {
                 failed += 1
             }
