@@ -6,9 +6,10 @@ import TestSupport
 
 @Suite("Home Assistant discovery")
 struct HomeAssistantDiscoveryTests {
-    func discovery(device: String = "board-7", heading: Bool = true, settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
+    func discovery(device: String = "board-7", heading: Bool = true, events: Bool = false,
+                   settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
         HomeAssistantDiscovery(settings: settings, deviceID: device, topics: try TopicLayout(prefix: "edgemotion/\(device)"),
-                               model: "simulator:walking", hasHeading: heading)
+                               model: "simulator:walking", hasHeading: heading, hasEvents: events)
     }
 
     @Test func everyDocumentPassesHomeAssistantsRules() throws {
@@ -84,10 +85,44 @@ struct HomeAssistantDiscoveryTests {
     /// Home Assistant removes an entity when its config topic gets an empty retained payload; an
     /// entity a previous run announced (heading in a north frame) must go when it is not announced.
     @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
-        #expect(try discovery(heading: false).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"])
-        #expect(try discovery(heading: true).retiredConfigTopics.isEmpty)
+        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"])
+        #expect(try discovery(heading: true, events: true).retiredConfigTopics.isEmpty)
+        #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
+            "homeassistant/sensor/board-7/tilt/config", "homeassistant/sensor/board-7/vibration_rms/config",
+            "homeassistant/binary_sensor/board-7/running/config",
+        ])
         let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
         #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
+    }
+
+    /// With `events.enabled`: tilt, vibration RMS and running, read from the fields docs/topics.md
+    /// documents for `state/tilt` and `state/vibration` (its example payloads, copied by hand).
+    @Test func eventEntitiesReadTheDocumentedStateTopics() throws {
+        let d = try discovery(events: true)
+        #expect(d.entities.count == 13)
+        for e in d.entities {
+            let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                                        statusTopic: "edgemotion/board-7/status")
+            #expect(problems.isEmpty, "\(e.configTopic): \(problems)\n\(e.config.serialized)")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: d.entities.map { ($0.objectID, $0) })
+        let documented: [String: String] = [
+            "edgemotion/board-7/state/tilt": #"{"tilt_deg":3.1,"roll_deg":-2.0,"pitch_deg":2.4,"zero":[0.0,0.0,1.0]}"#,
+            "edgemotion/board-7/state/vibration": #"{"rms_ms2":1.41,"peak_ms2":2.0,"dominant_hz":50.0,"running":true,"bands":[{"name":"motor","rms_ms2":1.39}]}"#,
+        ]
+        for (id, field) in [("tilt", "tilt_deg"), ("vibration_rms", "rms_ms2"), ("running", "running")] {
+            let e = try #require(byID[id], "\(id) announced")
+            guard case .string(let topic)? = e.config["state_topic"], case .string(let template)? = e.config["value_template"] else {
+                Issue.record("\(id) has no state_topic/value_template"); continue
+            }
+            let example = try #require(documented[topic], "\(id) reads \(topic), which is not a documented state topic")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(example.utf8)) as? [String: Any])
+            #expect(template.contains("value_json.\(field)") && json[field] != nil, "\(id): \(template)")
+        }
+        #expect(byID["running"]?.configTopic == "homeassistant/binary_sensor/board-7/running/config")
+        #expect(byID["running"]?.config["device_class"] == .string("running"))
+        #expect(byID["tilt"]?.config["unit_of_measurement"] == .string("°"))
+        #expect(try discovery(events: false).entities.contains { $0.objectID == "tilt" } == false)
     }
 
     /// Home Assistant's device page shows `model`: the chip, not the source's bus address or scenario.

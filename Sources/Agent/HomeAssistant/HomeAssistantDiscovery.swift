@@ -28,7 +28,13 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Whether `heading` is announced (a north-referenced frame with a magnetometer).
     public let hasHeading: Bool
 
-    public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool) {
+    /// Whether the motion-event entities (tilt, vibration RMS, running) are announced
+    /// (`events.enabled`: their `state/tilt` and `state/vibration` topics are published).
+    public let hasEvents: Bool
+
+    public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool,
+                hasEvents: Bool = false) {
+        self.hasEvents = hasEvents
         self.settings = settings
         self.deviceID = deviceID
         self.topics = topics
@@ -94,6 +100,7 @@ public struct HomeAssistantDiscovery: Sendable {
         // A compass heading is circular: `measurement_angle` makes Home Assistant's statistics
         // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
+        if hasEvents { list += eventEntities }
         list.append(entity("sensor", "sample_rate", [
             ("name", .string("Sample rate")),
             ("state_topic", .string(topics.meta)),
@@ -128,7 +135,46 @@ public struct HomeAssistantDiscovery: Sendable {
     /// payload to each, which makes Home Assistant remove an entity a previous run announced
     /// (e.g. after `fusion.reference_frame` changed away from a north frame).
     public var retiredConfigTopics: [String] {
-        hasHeading ? [] : [configTopic("sensor", "heading")]
+        (hasHeading ? [] : [configTopic("sensor", "heading")])
+            + (hasEvents ? [] : Self.eventEntityIDs.map { configTopic($0.component, $0.objectID) })
+    }
+
+    /// The entities fed by the motion-event feature, as (component, object_id).
+    static let eventEntityIDs: [(component: String, objectID: String)] = [
+        ("sensor", "tilt"), ("sensor", "vibration_rms"), ("binary_sensor", "running"),
+    ]
+
+    /// Tilt from the zero pose (`<prefix>/state/tilt` `tilt_deg`), vibration RMS and the running
+    /// state (`<prefix>/state/vibration` `rms_ms2`, `running`); see docs/topics.md.
+    private var eventEntities: [HomeAssistantEntity] {
+        let tiltTopic = topics.prefix + "/state/tilt"
+        let vibrationTopic = topics.prefix + "/state/vibration"
+        return [
+            entity("sensor", "tilt", [
+                ("name", .string("Tilt")),
+                ("state_topic", .string(tiltTopic)),
+                ("value_template", .string("{{ value_json.tilt_deg }}")),
+                ("unit_of_measurement", .string("°")),
+                ("state_class", .string("measurement")),
+                ("suggested_display_precision", .int(1)),
+                ("icon", .string("mdi:angle-acute")),
+            ]),
+            entity("sensor", "vibration_rms", [
+                ("name", .string("Vibration RMS")),
+                ("state_topic", .string(vibrationTopic)),
+                ("value_template", .string("{{ value_json.rms_ms2 }}")),
+                ("unit_of_measurement", .string("m/s²")),
+                ("state_class", .string("measurement")),
+                ("suggested_display_precision", .int(2)),
+                ("icon", .string("mdi:vibrate")),
+            ]),
+            entity("binary_sensor", "running", [
+                ("name", .string("Running")),
+                ("state_topic", .string(vibrationTopic)),
+                ("value_template", .string("{{ 'ON' if value_json.running else 'OFF' }}")),
+                ("device_class", .string("running")),
+            ]),
+        ]
     }
 
     private func configTopic(_ component: String, _ objectID: String) -> String {

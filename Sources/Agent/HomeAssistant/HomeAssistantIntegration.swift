@@ -21,7 +21,8 @@ final class HomeAssistantIntegration: Sendable {
         let northReferenced = c.fusion.referenceFrame == .xMagneticNorthZVertical || c.fusion.referenceFrame == .xTrueNorthZVertical
         discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics,
                                            model: HomeAssistantDiscovery.model(sourceName: sourceName),
-                                           hasHeading: northReferenced && sensors.contains(.magnetometer))
+                                           hasHeading: northReferenced && sensors.contains(.magnetometer),
+                                           hasEvents: c.events.enabled)
         entities = discovery.entities
         client = ClientBox()
         summary = SummaryPublisher(client: client, topic: discovery.summaryTopic, settings: c.homeAssistant,
