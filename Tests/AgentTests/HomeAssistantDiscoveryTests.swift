@@ -239,6 +239,34 @@ struct HomeAssistantBrokerTests {
         #expect(late.messages(on: headingTopic).isEmpty, "heading config still retained: \(late.messages(on: headingTopic).map(\.payloadString))")
     }
 
+    /// With `events.enabled` the tilt/vibration entities are announced and the agent's own
+    /// state topics carry the fields their templates read.
+    @Test func eventEntitiesAreAnnouncedAndFedByTheAgentsStateTopics() throws {
+        let broker = try MosquittoBroker.start()
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-events }
+        source: { type: simulator, rate: 100, simulator: { scenario: stationary, seed: 3, real_time: true } }
+        events: { enabled: true }
+        home_assistant: { enabled: true }
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "4"])
+        #expect(agent.waitForExit(timeout: 12) == 0, "agent log:\n\(agent.log)")
+        let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-events/state/#"])
+        _ = late.waitFor(count: 15, topic: nil, timeout: .seconds(5))
+        for topic in ["homeassistant/sensor/ha-events/tilt/config", "homeassistant/sensor/ha-events/vibration_rms/config",
+                      "homeassistant/binary_sensor/ha-events/running/config"] {
+            let m = try #require(late.messages(on: topic).first, "\(topic) retained; agent log:\n\(agent.log)")
+            #expect(HomeAssistantSchema.problems(topic: m.topic, payload: m.payload, statusTopic: "edgemotion/ha-events/status").isEmpty)
+        }
+        let tilt = try #require(late.messages(on: "edgemotion/ha-events/state/tilt").first)
+        let t = try #require(try JSONSerialization.jsonObject(with: Data(tilt.payload)) as? [String: Any])
+        #expect(t["tilt_deg"] is Double || t["tilt_deg"] is Int, "\(tilt.payloadString)")
+        let vib = try #require(late.messages(on: "edgemotion/ha-events/state/vibration").first)
+        let v = try #require(try JSONSerialization.jsonObject(with: Data(vib.payload)) as? [String: Any])
+        #expect(v["rms_ms2"] != nil && v["running"] is Bool, "\(vib.payloadString)")
+    }
+
     @Test func disabledByDefaultAnnouncesNothing() throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/+/summary"])
