@@ -54,6 +54,15 @@ enum HomeAssistantSchema {
     ]
     static let stateClasses: Set<String> = ["measurement", "measurement_angle", "total", "total_increasing"]
     static let frequencyUnits: Set<String> = ["Hz", "kHz", "MHz", "GHz", "mHz"]
+    /// HA core `DEVICE_CLASS_UNITS` (homeassistant/components/sensor/const.py) for the classes the
+    /// auxiliary sensors use.
+    static let deviceClassUnits: [String: Set<String>] = [
+        "pressure": ["cbar", "bar", "hPa", "mmHg", "inHg", "kPa", "mbar", "Pa", "psi"],
+        "temperature": ["°C", "°F", "K"],
+        "illuminance": ["lx"],
+        "humidity": ["%"],
+        "distance": ["km", "m", "cm", "mm", "mi", "nmi", "yd", "in", "ft"],
+    ]
 
     private static func isIDLevel(_ s: Substring) -> Bool {
         !s.isEmpty && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" || $0 == "-" }
@@ -148,6 +157,10 @@ enum HomeAssistantSchema {
             }
             if deviceClass == "frequency", let unit = c["unit_of_measurement"] as? String, !frequencyUnits.contains(unit) {
                 p.append("frequency unit '\(unit)' not accepted")
+            }
+            if let dc = deviceClass, let units = deviceClassUnits[dc] {
+                let unit = c["unit_of_measurement"] as? String ?? "(none)"
+                if !units.contains(unit) { p.append("\(dc) unit '\(unit)' not accepted") }
             }
             if let prec = c["suggested_display_precision"] as? Int, prec < 0 { p.append("suggested_display_precision < 0") }
         case "binary_sensor":

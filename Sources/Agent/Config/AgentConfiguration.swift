@@ -35,6 +35,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var events = EventSettings()
     /// `http:` — the web dashboard and Prometheus `/metrics` (off by default).
     public var http = HTTPSettings()
+    /// `auxiliary:` environmental IIO sensors (off by default).
+    public var auxiliary = AuxiliarySettings()
     /// Path the configuration was loaded from; `nil` for defaults or parsed text. Not a key.
     public var sourceFile: String?
 

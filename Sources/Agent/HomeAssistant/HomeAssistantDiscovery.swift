@@ -1,4 +1,5 @@
 import Messaging
+import Sensors
 
 /// Builds the retained Home Assistant MQTT discovery documents for one agent
 /// (per-component discovery: `<discovery_prefix>/<component>/<node_id>/<object_id>/config`).
@@ -13,6 +14,8 @@ import Messaging
 ///   heading (degrees) and moving.
 /// - `<prefix>/activity` (JSON field `activity`) and `<prefix>/pedometer` (JSON fields `steps`,
 ///   `cadence_steps_per_s`): published by the activity feature; the entities read those field names.
+/// - `<prefix>/sensor/pressure|temperature|light|humidity` (JSON field `value`) and
+///   `<prefix>/altitude` (`relative_altitude_m`): the `auxiliary:` sensors found (`auxiliaryKinds`).
 /// - `<prefix>/meta` (`source.rate_hz`) and `<prefix>/stats` (`ring_drops`, `source_gaps`,
 ///   `mqtt_reconnects`): diagnostics.
 public struct HomeAssistantDiscovery: Sendable {
@@ -27,6 +30,8 @@ public struct HomeAssistantDiscovery: Sendable {
     public let model: String
     /// Whether `heading` is announced (a north-referenced frame with a magnetometer).
     public let hasHeading: Bool
+    /// The `auxiliary:` kinds read (pressure also announces the relative altitude).
+    public var auxiliaryKinds: [AuxiliaryKind] = []
 
     /// Whether the motion-event entities (tilt, vibration RMS, running) are announced
     /// (`events.enabled`: their `state/tilt` and `state/vibration` topics are published).
@@ -101,6 +106,7 @@ public struct HomeAssistantDiscovery: Sendable {
         // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
         if hasEvents { list += eventEntities }
+        list += auxiliaryEntities
         list.append(entity("sensor", "sample_rate", [
             ("name", .string("Sample rate")),
             ("state_topic", .string(topics.meta)),
@@ -179,6 +185,42 @@ public struct HomeAssistantDiscovery: Sendable {
 
     private func configTopic(_ component: String, _ objectID: String) -> String {
         "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
+    }
+
+    /// One sensor per auxiliary kind (Home Assistant device classes pressure / temperature /
+    /// illuminance / humidity in kPa / °C / lx / %), plus the relative altitude in m with pressure.
+    private var auxiliaryEntities: [HomeAssistantEntity] {
+        var list: [HomeAssistantEntity] = []
+        for kind in auxiliaryKinds {
+            let (name, deviceClass, precision): (String, String, Int) = switch kind {
+            case .pressure: ("Pressure", "pressure", 3)
+            case .temperature: ("Temperature", "temperature", 1)
+            case .light: ("Illuminance", "illuminance", 0)
+            case .humidity: ("Humidity", "humidity", 1)
+            }
+            list.append(entity("sensor", kind.rawValue, [
+                ("name", .string(name)),
+                ("state_topic", .string(topics.sensor(kind.topic))),
+                ("value_template", .string("{{ value_json.value }}")),
+                ("device_class", .string(deviceClass)),
+                ("unit_of_measurement", .string(kind.unit)),
+                ("state_class", .string("measurement")),
+                ("suggested_display_precision", .int(precision)),
+            ]))
+            if kind == .pressure {
+                list.append(entity("sensor", "relative_altitude", [
+                    ("name", .string("Relative altitude")),
+                    ("state_topic", .string(topics.altitude)),
+                    ("value_template", .string("{{ value_json.relative_altitude_m }}")),
+                    ("device_class", .string("distance")),
+                    ("unit_of_measurement", .string("m")),
+                    ("state_class", .string("measurement")),
+                    ("suggested_display_precision", .int(1)),
+                    ("icon", .string("mdi:elevation-rise")),
+                ]))
+            }
+        }
+        return list
     }
 
     private var expiry: [(String, DiscoveryJSON)] {

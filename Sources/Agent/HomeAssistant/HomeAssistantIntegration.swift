@@ -2,6 +2,7 @@ import EdgeMotion
 import Logging
 import Messaging
 import MotionCore
+import Sensors
 import Synchronization
 
 /// Everything `home_assistant.enabled` adds to a running agent: the summary `PipelineOutput`
@@ -16,13 +17,16 @@ final class HomeAssistantIntegration: Sendable {
     private let log = Logger(label: "home-assistant")
 
     /// `nil` when `home_assistant.enabled` is false.
-    init?(configuration c: AgentConfiguration, deviceID: String, topics: TopicLayout, sourceName: String, sensors: IMUSample.Contents) {
+    init?(configuration c: AgentConfiguration, deviceID: String, topics: TopicLayout, sourceName: String, sensors: IMUSample.Contents,
+          auxiliaryKinds: [AuxiliaryKind] = []) {
         guard c.homeAssistant.enabled else { return nil }
         let northReferenced = c.fusion.referenceFrame == .xMagneticNorthZVertical || c.fusion.referenceFrame == .xTrueNorthZVertical
-        discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics,
-                                           model: HomeAssistantDiscovery.model(sourceName: sourceName),
-                                           hasHeading: northReferenced && sensors.contains(.magnetometer),
-                                           hasEvents: c.events.enabled)
+        var discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics,
+                                               model: HomeAssistantDiscovery.model(sourceName: sourceName),
+                                               hasHeading: northReferenced && sensors.contains(.magnetometer),
+                                               hasEvents: c.events.enabled)
+        discovery.auxiliaryKinds = auxiliaryKinds
+        self.discovery = discovery
         entities = discovery.entities
         client = ClientBox()
         summary = SummaryPublisher(client: client, topic: discovery.summaryTopic, settings: c.homeAssistant,

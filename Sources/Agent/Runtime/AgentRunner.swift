@@ -49,6 +49,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Home Assistant discovery and the throttled summary (`home_assistant.enabled`); follows the
     /// installed MQTT client.
     private var homeAssistant: HomeAssistantIntegration?
+    /// `auxiliary:` environmental sensors, read and published from the main loop.
+    private var auxiliary: AuxiliaryStreams?
     private var reconnectsBase = 0
     /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
     private var brokerIndex = 0
@@ -128,8 +130,10 @@ public final class AgentRunner: @unchecked Sendable {
             return 1
         }
 
+        auxiliary = AuxiliaryStreams.open(c, topics: topics, log: log)
         homeAssistant = HomeAssistantIntegration(configuration: c, deviceID: deviceID, topics: topics,
-                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors)
+                                                 sourceName: source.capabilities.name, sensors: source.capabilities.sensors,
+                                                 auxiliaryKinds: auxiliary?.kinds ?? [])
         let recorder = c.recorder.enabled ? RecorderFactory.make(c, store: RecorderFactory.store(c), source: source,
             rateHz: { c.streams.accelerometer.effectiveRate(sourceRate: c.source.rate) }) : nil
         extraOutputs = (homeAssistant?.outputs ?? []) + (recorder.map { [$0] } ?? [])
@@ -271,6 +275,7 @@ public final class AgentRunner: @unchecked Sendable {
 
             handleCommands()
             synthetic?.emitDue(now: now, into: outbox)
+            auxiliary?.tick(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
 
             let stats = continuity.totals(pipeline.statistics)

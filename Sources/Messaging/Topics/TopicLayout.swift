@@ -9,6 +9,7 @@
 /// <prefix>/pedometer         steps, cadence, distance, QoS 1
 /// <prefix>/stats             pipeline statistics, QoS 0
 /// <prefix>/health            agent health counters, QoS 0
+/// <prefix>/altitude          relative altitude from pressure (config auxiliary:), QoS 0
 /// ```
 /// Topic strings are built once here, so publishing does not concatenate strings per message.
 public struct TopicLayout: Sendable, Equatable {
@@ -21,6 +22,8 @@ public struct TopicLayout: Sendable, Equatable {
     public let pedometer: String
     public let stats: String
     public let health: String
+    /// `<prefix>/altitude`: relative altitude since start from the `auxiliary:` barometer.
+    public let altitude: String
 
     /// - Throws: `.invalidTopic` naming the prefix when it has wildcards, empty levels, a leading or
     ///   trailing `/`, starts with `$`, or contains NUL.
@@ -38,6 +41,7 @@ public struct TopicLayout: Sendable, Equatable {
         pedometer = prefix + "/pedometer"
         stats = prefix + "/stats"
         health = prefix + "/health"
+        altitude = prefix + "/altitude"
     }
 
     /// `<prefix>/sensor/<name>`, e.g. `edgemotion/board-7/sensor/accelerometer`.

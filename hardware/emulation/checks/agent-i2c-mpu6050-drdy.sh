@@ -25,7 +25,11 @@ i2cset -y "$I2CBUS" 0x68 0x3F 0x40 b
 i2cset -y "$I2CBUS" 0x68 0x40 0x00 b
 # Start the agent, wait until it runs (it has requested the data-ready line: under TCG start-up
 # takes a variable time), then drive 30 pulses at 10 Hz (the config's rate).
-"$BIN/edgemotion" run --config config/i2c-vm-mpu6050.yaml --broker mqtt://127.0.0.1:$PORT \
+# The guest sees the host root read-only: the agent keeps its spool and history in a state
+# directory of its own (it refuses to start without a writable one).
+config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
+{ cat config/i2c-vm-mpu6050.yaml; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
+"$BIN/edgemotion" run --config "$config" --broker mqtt://127.0.0.1:$PORT \
   --device-id vm --duration 12 >/tmp/e2e2-agent.log 2>&1 &
 agent=$!
 for i in $(seq 1 100); do grep -q 'event=running' /tmp/e2e2-agent.log && break; sleep 0.1; done

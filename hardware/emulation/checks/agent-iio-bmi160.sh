@@ -14,7 +14,11 @@ for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping
 mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/#' -v -W 15 >/tmp/e2e-sub.txt 2>/dev/null &
 sub=$!
 sleep 1
-"$BIN/edgemotion" run --config config/iio-vm-bmi160.yaml --broker mqtt://127.0.0.1:$PORT \
+# The guest sees the host root read-only: the agent keeps its spool and history in a state
+# directory of its own (it refuses to start without a writable one).
+config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
+{ cat config/iio-vm-bmi160.yaml; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
+"$BIN/edgemotion" run --config "$config" --broker mqtt://127.0.0.1:$PORT \
   --device-id vm --duration 4 >/tmp/e2e-agent.log 2>&1
 rc=$?
 sleep 0.5

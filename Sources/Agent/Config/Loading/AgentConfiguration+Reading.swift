@@ -1,7 +1,7 @@
 extension AgentConfiguration {
     /// Keys allowed at the top level of the file.
     static let keys = ["device", "source", "streams", "fusion", "mqtt", "logging", "state_directory",
-                       "outbox", "spool", "control", "process", "debug", "home_assistant", "activity", "recorder", "events", "http"]
+                       "outbox", "spool", "control", "process", "debug", "home_assistant", "activity", "recorder", "events", "http", "auxiliary"]
 
     /// Reads the whole file from its root node (`nil` for an empty file), then runs the checks
     /// that involve several keys.
@@ -23,6 +23,7 @@ extension AgentConfiguration {
         events = EventSettings(reading: reader.section(top?["events"], path: "events", keys: EventSettings.keys), with: &reader)
         recorder = RecorderSettings(reading: reader.section(top?["recorder"], path: "recorder", keys: RecorderSettings.keys), with: &reader)
         http = HTTPSettings(reading: reader.section(top?["http"], path: "http", keys: HTTPSettings.keys), with: &reader)
+        auxiliary = AuxiliarySettings(reading: reader.section(top?["auxiliary"], path: "auxiliary", keys: AuxiliarySettings.keys), with: &reader)
         stateDirectory = reader.string(top, "state_directory", default: AgentConfiguration.defaultStateDirectory)
         outbox = OutboxConfiguration(reading: reader.section(top?["outbox"], path: "outbox", keys: OutboxConfiguration.keys), with: &reader)
         spool = SpoolConfiguration(reading: reader.section(top?["spool"], path: "spool", keys: SpoolConfiguration.keys), with: &reader)
