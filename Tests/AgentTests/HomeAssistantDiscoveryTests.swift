@@ -90,6 +90,8 @@ struct HomeAssistantDiscoveryTests {
         #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
             "homeassistant/sensor/board-7/tilt/config", "homeassistant/sensor/board-7/vibration_rms/config",
             "homeassistant/binary_sensor/board-7/running/config",
+            "homeassistant/event/board-7/shock/config", "homeassistant/event/board-7/free_fall/config",
+            "homeassistant/event/board-7/tamper/config", "homeassistant/event/board-7/tap/config",
         ])
         let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
         #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
@@ -99,7 +101,7 @@ struct HomeAssistantDiscoveryTests {
     /// documents for `state/tilt` and `state/vibration` (its example payloads, copied by hand).
     @Test func eventEntitiesReadTheDocumentedStateTopics() throws {
         let d = try discovery(events: true)
-        #expect(d.entities.count == 13)
+        #expect(d.entities.count == 17)
         for e in d.entities {
             let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
                                                         statusTopic: "edgemotion/board-7/status")
@@ -123,6 +125,17 @@ struct HomeAssistantDiscoveryTests {
         #expect(byID["running"]?.config["device_class"] == .string("running"))
         #expect(byID["tilt"]?.config["unit_of_measurement"] == .string("°"))
         #expect(try discovery(events: false).entities.contains { $0.objectID == "tilt" } == false)
+        // Event entities (home-assistant.io/integrations/event.mqtt): event_types, fed from events/motion.
+        let expectedTypes: [String: [String]] = ["shock": ["shock"], "free_fall": ["free_fall"], "tamper": ["tamper"], "tap": ["tap", "double_tap"]]
+        for (id, types) in expectedTypes {
+            let e = try #require(byID[id])
+            #expect(e.configTopic == "homeassistant/event/board-7/\(id)/config")
+            #expect(e.config["event_types"] == .array(types.map { .string($0) }))
+            #expect(e.config["state_topic"] == .string("edgemotion/board-7/events/motion"))
+        }
+        let badEvent = #"{"uniq_id":"u","stat_t":"a/b","avty_t":"a/status","exp_aft":5}"#
+        let eventProblems = HomeAssistantSchema.problems(topic: "homeassistant/event/n/x/config", payload: Array(badEvent.utf8), statusTopic: "a/status")
+        #expect(eventProblems.contains { $0.contains("event_types") } && eventProblems.contains { $0.contains("expire_after") })
     }
 
     /// Home Assistant's device page shows `model`: the chip, not the source's bus address or scenario.
@@ -253,9 +266,11 @@ struct HomeAssistantBrokerTests {
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "4"])
         #expect(agent.waitForExit(timeout: 12) == 0, "agent log:\n\(agent.log)")
         let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-events/state/#"])
-        _ = late.waitFor(count: 15, topic: nil, timeout: .seconds(5))
+        _ = late.waitFor(count: 19, topic: nil, timeout: .seconds(5))
         for topic in ["homeassistant/sensor/ha-events/tilt/config", "homeassistant/sensor/ha-events/vibration_rms/config",
-                      "homeassistant/binary_sensor/ha-events/running/config"] {
+                      "homeassistant/binary_sensor/ha-events/running/config", "homeassistant/event/ha-events/shock/config",
+                      "homeassistant/event/ha-events/free_fall/config", "homeassistant/event/ha-events/tamper/config",
+                      "homeassistant/event/ha-events/tap/config"] {
             let m = try #require(late.messages(on: topic).first, "\(topic) retained; agent log:\n\(agent.log)")
             #expect(HomeAssistantSchema.problems(topic: m.topic, payload: m.payload, statusTopic: "edgemotion/ha-events/status").isEmpty)
         }

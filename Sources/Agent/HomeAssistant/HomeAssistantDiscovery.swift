@@ -148,6 +148,15 @@ public struct HomeAssistantDiscovery: Sendable {
     /// The entities fed by the motion-event feature, as (component, object_id).
     static let eventEntityIDs: [(component: String, objectID: String)] = [
         ("sensor", "tilt"), ("sensor", "vibration_rms"), ("binary_sensor", "running"),
+    ] + motionEventEntities.map { ("event", $0.objectID) }
+
+    /// HA `event` entities fed from `<prefix>/events/motion`: object_id, name and the event
+    /// `type`s (docs/topics.md) each one fires.
+    static let motionEventEntities: [(objectID: String, name: String, types: [String])] = [
+        ("shock", "Shock", ["shock"]),
+        ("free_fall", "Free fall", ["free_fall"]),
+        ("tamper", "Tamper", ["tamper"]),
+        ("tap", "Tap", ["tap", "double_tap"]),
     ]
 
     /// Tilt from the zero pose (`<prefix>/state/tilt` `tilt_deg`), vibration RMS and the running
@@ -180,7 +189,18 @@ public struct HomeAssistantDiscovery: Sendable {
                 ("value_template", .string("{{ 'ON' if value_json.running else 'OFF' }}")),
                 ("device_class", .string("running")),
             ]),
-        ]
+        ] + Self.motionEventEntities.map { e in
+            // The template renders `{"event_type": …}` (HA's event payload) for this entity's
+            // types and nothing otherwise (HA ignores an empty rendered payload); the event's
+            // own fields (peak_g, duration_s, …) become attributes.
+            let list = e.types.map { "'\($0)'" }.joined(separator: ",")
+            return entity("event", e.objectID, [
+                ("name", .string(e.name)),
+                ("state_topic", .string(topics.prefix + "/events/motion")),
+                ("value_template", .string("{% if value_json.type in [\(list)] %}{{ dict(value_json, event_type=value_json.type) | to_json }}{% endif %}")),
+                ("event_types", .array(e.types.map { .string($0) })),
+            ])
+        }
     }
 
     private func configTopic(_ component: String, _ objectID: String) -> String {
