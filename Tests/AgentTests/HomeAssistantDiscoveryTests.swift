@@ -6,9 +6,10 @@ import TestSupport
 
 @Suite("Home Assistant discovery")
 struct HomeAssistantDiscoveryTests {
-    func discovery(device: String = "board-7", heading: Bool = true, settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
+    func discovery(device: String = "board-7", heading: Bool = true, events: Bool = false,
+                   settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
         HomeAssistantDiscovery(settings: settings, deviceID: device, topics: try TopicLayout(prefix: "edgemotion/\(device)"),
-                               model: "simulator:walking", hasHeading: heading)
+                               model: "simulator:walking", hasHeading: heading, hasEvents: events)
     }
 
     @Test func everyDocumentPassesHomeAssistantsRules() throws {
@@ -79,6 +80,72 @@ struct HomeAssistantDiscoveryTests {
         let e = d.entities[0]
         #expect(HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
                                              statusTopic: "edgemotion/board-7/status", discoveryPrefix: "ha/disc").isEmpty)
+    }
+
+    /// Home Assistant removes an entity when its config topic gets an empty retained payload; an
+    /// entity a previous run announced (heading in a north frame) must go when it is not announced.
+    @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
+        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"])
+        #expect(try discovery(heading: true, events: true).retiredConfigTopics.isEmpty)
+        #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
+            "homeassistant/sensor/board-7/tilt/config", "homeassistant/sensor/board-7/vibration_rms/config",
+            "homeassistant/binary_sensor/board-7/running/config",
+            "homeassistant/event/board-7/shock/config", "homeassistant/event/board-7/free_fall/config",
+            "homeassistant/event/board-7/tamper/config", "homeassistant/event/board-7/tap/config",
+        ])
+        let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
+        #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
+    }
+
+    /// With `events.enabled`: tilt, vibration RMS and running, read from the fields docs/topics.md
+    /// documents for `state/tilt` and `state/vibration` (its example payloads, copied by hand).
+    @Test func eventEntitiesReadTheDocumentedStateTopics() throws {
+        let d = try discovery(events: true)
+        #expect(d.entities.count == 17)
+        for e in d.entities {
+            let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                                        statusTopic: "edgemotion/board-7/status")
+            #expect(problems.isEmpty, "\(e.configTopic): \(problems)\n\(e.config.serialized)")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: d.entities.map { ($0.objectID, $0) })
+        let documented: [String: String] = [
+            "edgemotion/board-7/state/tilt": #"{"tilt_deg":3.1,"roll_deg":-2.0,"pitch_deg":2.4,"zero":[0.0,0.0,1.0]}"#,
+            "edgemotion/board-7/state/vibration": #"{"rms_ms2":1.41,"peak_ms2":2.0,"dominant_hz":50.0,"running":true,"bands":[{"name":"motor","rms_ms2":1.39}]}"#,
+        ]
+        for (id, field) in [("tilt", "tilt_deg"), ("vibration_rms", "rms_ms2"), ("running", "running")] {
+            let e = try #require(byID[id], "\(id) announced")
+            guard case .string(let topic)? = e.config["state_topic"], case .string(let template)? = e.config["value_template"] else {
+                Issue.record("\(id) has no state_topic/value_template"); continue
+            }
+            let example = try #require(documented[topic], "\(id) reads \(topic), which is not a documented state topic")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(example.utf8)) as? [String: Any])
+            #expect(template.contains("value_json.\(field)") && json[field] != nil, "\(id): \(template)")
+        }
+        #expect(byID["running"]?.configTopic == "homeassistant/binary_sensor/board-7/running/config")
+        #expect(byID["running"]?.config["device_class"] == .string("running"))
+        #expect(byID["tilt"]?.config["unit_of_measurement"] == .string("°"))
+        #expect(try discovery(events: false).entities.contains { $0.objectID == "tilt" } == false)
+        // Event entities (home-assistant.io/integrations/event.mqtt): event_types, fed from events/motion.
+        let expectedTypes: [String: [String]] = ["shock": ["shock"], "free_fall": ["free_fall"], "tamper": ["tamper"], "tap": ["tap", "double_tap"]]
+        for (id, types) in expectedTypes {
+            let e = try #require(byID[id])
+            #expect(e.configTopic == "homeassistant/event/board-7/\(id)/config")
+            #expect(e.config["event_types"] == .array(types.map { .string($0) }))
+            #expect(e.config["state_topic"] == .string("edgemotion/board-7/events/motion"))
+        }
+        let badEvent = #"{"uniq_id":"u","stat_t":"a/b","avty_t":"a/status","exp_aft":5}"#
+        let eventProblems = HomeAssistantSchema.problems(topic: "homeassistant/event/n/x/config", payload: Array(badEvent.utf8), statusTopic: "a/status")
+        #expect(eventProblems.contains { $0.contains("event_types") } && eventProblems.contains { $0.contains("expire_after") })
+    }
+
+    /// Home Assistant's device page shows `model`: the chip, not the source's bus address or scenario.
+    @Test func deviceModelIsTheChipFromTheSourceReport() {
+        #expect(HomeAssistantDiscovery.model(sourceName: "iio:bmi160") == "bmi160")
+        #expect(HomeAssistantDiscovery.model(sourceName: "i2c-1:0x68:mpu6050") == "mpu6050")
+        #expect(HomeAssistantDiscovery.model(sourceName: "i2c-3:0x6a:lsm6dsox") == "lsm6dsox")
+        #expect(HomeAssistantDiscovery.model(sourceName: "simulator:walking") == "simulator")
+        #expect(HomeAssistantDiscovery.model(sourceName: "replay:/var/lib/edgemotion/walk.emrec") == "recording")
+        #expect(HomeAssistantDiscovery.model(sourceName: "bench:array") == "bench:array")
     }
 
     @Test func summaryDeadbandIgnoresSmallChangesAndWrapsHeading() {
@@ -156,6 +223,63 @@ struct HomeAssistantBrokerTests {
 
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 5) == 0, "agent log:\n\(agent.log)")
+    }
+
+    /// A previous run in a north frame left a retained heading config; a run in the default frame
+    /// (no heading) clears it, so a late subscriber (Home Assistant after a restart) sees none.
+    @Test func frameChangeClearsTheRetainedHeadingConfig() throws {
+        let broker = try MosquittoBroker.start()
+        let headingTopic = "homeassistant/sensor/ha-retire/heading/config"
+        let seeder = try TestSubscriber(url: broker.url, patterns: ["unused/x"])
+        _ = try seeder.client.publish(topic: headingTopic, string: #"{"unique_id":"edgemotion_ha-retire_heading","state_topic":"s"}"#,
+                                      qos: 1, retain: true)
+        let before = try TestSubscriber(url: broker.url, patterns: [headingTopic])
+        #expect(before.waitFor(count: 1, topic: headingTopic, timeout: .seconds(5)).count == 1, "seeded config is retained")
+
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-retire }
+        source: { type: simulator, rate: 100, simulator: { scenario: rotation, seed: 3, real_time: true } }
+        home_assistant: { enabled: true }
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "3"])
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
+
+        let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#"])
+        let configs = late.waitFor(count: 9, topic: nil, timeout: .seconds(5))
+        #expect(configs.count >= 9, "the agent announced its entities")
+        usleep(500_000)
+        #expect(late.messages(on: headingTopic).isEmpty, "heading config still retained: \(late.messages(on: headingTopic).map(\.payloadString))")
+    }
+
+    /// With `events.enabled` the tilt/vibration entities are announced and the agent's own
+    /// state topics carry the fields their templates read.
+    @Test func eventEntitiesAreAnnouncedAndFedByTheAgentsStateTopics() throws {
+        let broker = try MosquittoBroker.start()
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-events }
+        source: { type: simulator, rate: 100, simulator: { scenario: stationary, seed: 3, real_time: true } }
+        events: { enabled: true }
+        home_assistant: { enabled: true }
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "4"])
+        #expect(agent.waitForExit(timeout: 12) == 0, "agent log:\n\(agent.log)")
+        let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-events/state/#"])
+        _ = late.waitFor(count: 19, topic: nil, timeout: .seconds(5))
+        for topic in ["homeassistant/sensor/ha-events/tilt/config", "homeassistant/sensor/ha-events/vibration_rms/config",
+                      "homeassistant/binary_sensor/ha-events/running/config", "homeassistant/event/ha-events/shock/config",
+                      "homeassistant/event/ha-events/free_fall/config", "homeassistant/event/ha-events/tamper/config",
+                      "homeassistant/event/ha-events/tap/config"] {
+            let m = try #require(late.messages(on: topic).first, "\(topic) retained; agent log:\n\(agent.log)")
+            #expect(HomeAssistantSchema.problems(topic: m.topic, payload: m.payload, statusTopic: "edgemotion/ha-events/status").isEmpty)
+        }
+        let tilt = try #require(late.messages(on: "edgemotion/ha-events/state/tilt").first)
+        let t = try #require(try JSONSerialization.jsonObject(with: Data(tilt.payload)) as? [String: Any])
+        #expect(t["tilt_deg"] is Double || t["tilt_deg"] is Int, "\(tilt.payloadString)")
+        let vib = try #require(late.messages(on: "edgemotion/ha-events/state/vibration").first)
+        let v = try #require(try JSONSerialization.jsonObject(with: Data(vib.payload)) as? [String: Any])
+        #expect(v["rms_ms2"] != nil && v["running"] is Bool, "\(vib.payloadString)")
     }
 
     @Test func disabledByDefaultAnnouncesNothing() throws {

@@ -36,6 +36,9 @@ enum HomeAssistantSchema {
         "sensor": commonKeys.union(["last_reset_value_template", "options", "state_class", "suggested_display_precision",
                                     "unit_of_measurement"]),
         "binary_sensor": commonKeys.union(["off_delay", "payload_off", "payload_on"]),
+        // MQTT event (home-assistant.io/integrations/event.mqtt): stateless, `event_types` required,
+        // no expire_after / force_update.
+        "event": commonKeys.subtracting(["expire_after", "force_update"]).union(["event_types"]),
     ]
     static let sensorDeviceClasses: Set<String> = [
         "apparent_power", "aqi", "area", "atmospheric_pressure", "battery", "blood_glucose_concentration", "carbon_dioxide",
@@ -165,6 +168,10 @@ enum HomeAssistantSchema {
             if let prec = c["suggested_display_precision"] as? Int, prec < 0 { p.append("suggested_display_precision < 0") }
         case "binary_sensor":
             if let dc = deviceClass, !binarySensorDeviceClasses.contains(dc) { p.append("binary_sensor device_class '\(dc)' unknown") }
+        case "event":
+            if let dc = deviceClass, !["button", "doorbell", "motion"].contains(dc) { p.append("event device_class '\(dc)' unknown") }
+            if (c["event_types"] as? [String] ?? []).isEmpty { p.append("event needs event_types") }
+            if c["state_topic"] == nil { p.append("event needs state_topic") }
         default: break
         }
         return p

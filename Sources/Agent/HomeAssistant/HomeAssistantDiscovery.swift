@@ -25,19 +25,38 @@ public struct HomeAssistantDiscovery: Sendable {
     public let settings: HomeAssistantSettings
     public let deviceID: String
     public let topics: TopicLayout
-    /// `device.model`: what produces the samples (e.g. `simulator:walking`, `mpu6050`).
+    /// `device.model`: the IMU chip (`mpu6050`, `bmi160`), or `simulator` / `recording`; see
+    /// `model(sourceName:)`.
     public let model: String
     /// Whether `heading` is announced (a north-referenced frame with a magnetometer).
     public let hasHeading: Bool
     /// The `auxiliary:` kinds read (pressure also announces the relative altitude).
     public var auxiliaryKinds: [AuxiliaryKind] = []
 
-    public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool) {
+    /// Whether the motion-event entities (tilt, vibration RMS, running) are announced
+    /// (`events.enabled`: their `state/tilt` and `state/vibration` topics are published).
+    public let hasEvents: Bool
+
+    public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool,
+                hasEvents: Bool = false) {
+        self.hasEvents = hasEvents
         self.settings = settings
         self.deviceID = deviceID
         self.topics = topics
         self.model = model
         self.hasHeading = hasHeading
+    }
+
+    /// The chip named by a source's report (`SourceCapabilities.name`): `iio:bmi160` → `bmi160`,
+    /// `i2c-1:0x68:mpu6050` → `mpu6050`; `simulator:<scenario>` → `simulator` and `replay:<file>`
+    /// → `recording` (a scenario or file name is no model). Anything else is used as it is.
+    public static func model(sourceName: String) -> String {
+        let fields = sourceName.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count >= 2, let kind = fields.first else { return sourceName }
+        if kind == "simulator" { return "simulator" }
+        if kind == "replay" { return "recording" }
+        if kind == "iio" || kind.hasPrefix("i2c"), let chip = fields.last, !chip.isEmpty { return String(chip) }
+        return sourceName
     }
 
     /// `<prefix>/summary`.
@@ -86,6 +105,7 @@ public struct HomeAssistantDiscovery: Sendable {
         // A compass heading is circular: `measurement_angle` makes Home Assistant's statistics
         // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
+        if hasEvents { list += eventEntities }
         list += auxiliaryEntities
         list.append(entity("sensor", "sample_rate", [
             ("name", .string("Sample rate")),
@@ -113,6 +133,78 @@ public struct HomeAssistantDiscovery: Sendable {
             ("icon", .string("mdi:lan-disconnect")),
         ]))
         return list
+    }
+
+    /// Config topics of entities this agent can announce but does not in its current
+    /// configuration (today: `heading` without a north-referenced frame and a magnetometer).
+    /// Derived from the configuration, so no state is kept: `announce` publishes an empty retained
+    /// payload to each, which makes Home Assistant remove an entity a previous run announced
+    /// (e.g. after `fusion.reference_frame` changed away from a north frame).
+    public var retiredConfigTopics: [String] {
+        (hasHeading ? [] : [configTopic("sensor", "heading")])
+            + (hasEvents ? [] : Self.eventEntityIDs.map { configTopic($0.component, $0.objectID) })
+    }
+
+    /// The entities fed by the motion-event feature, as (component, object_id).
+    static let eventEntityIDs: [(component: String, objectID: String)] = [
+        ("sensor", "tilt"), ("sensor", "vibration_rms"), ("binary_sensor", "running"),
+    ] + motionEventEntities.map { ("event", $0.objectID) }
+
+    /// HA `event` entities fed from `<prefix>/events/motion`: object_id, name and the event
+    /// `type`s (docs/topics.md) each one fires.
+    static let motionEventEntities: [(objectID: String, name: String, types: [String])] = [
+        ("shock", "Shock", ["shock"]),
+        ("free_fall", "Free fall", ["free_fall"]),
+        ("tamper", "Tamper", ["tamper"]),
+        ("tap", "Tap", ["tap", "double_tap"]),
+    ]
+
+    /// Tilt from the zero pose (`<prefix>/state/tilt` `tilt_deg`), vibration RMS and the running
+    /// state (`<prefix>/state/vibration` `rms_ms2`, `running`); see docs/topics.md.
+    private var eventEntities: [HomeAssistantEntity] {
+        let tiltTopic = topics.prefix + "/state/tilt"
+        let vibrationTopic = topics.prefix + "/state/vibration"
+        return [
+            entity("sensor", "tilt", [
+                ("name", .string("Tilt")),
+                ("state_topic", .string(tiltTopic)),
+                ("value_template", .string("{{ value_json.tilt_deg }}")),
+                ("unit_of_measurement", .string("°")),
+                ("state_class", .string("measurement")),
+                ("suggested_display_precision", .int(1)),
+                ("icon", .string("mdi:angle-acute")),
+            ]),
+            entity("sensor", "vibration_rms", [
+                ("name", .string("Vibration RMS")),
+                ("state_topic", .string(vibrationTopic)),
+                ("value_template", .string("{{ value_json.rms_ms2 }}")),
+                ("unit_of_measurement", .string("m/s²")),
+                ("state_class", .string("measurement")),
+                ("suggested_display_precision", .int(2)),
+                ("icon", .string("mdi:vibrate")),
+            ]),
+            entity("binary_sensor", "running", [
+                ("name", .string("Running")),
+                ("state_topic", .string(vibrationTopic)),
+                ("value_template", .string("{{ 'ON' if value_json.running else 'OFF' }}")),
+                ("device_class", .string("running")),
+            ]),
+        ] + Self.motionEventEntities.map { e in
+            // The template renders `{"event_type": …}` (HA's event payload) for this entity's
+            // types and nothing otherwise (HA ignores an empty rendered payload); the event's
+            // own fields (peak_g, duration_s, …) become attributes.
+            let list = e.types.map { "'\($0)'" }.joined(separator: ",")
+            return entity("event", e.objectID, [
+                ("name", .string(e.name)),
+                ("state_topic", .string(topics.prefix + "/events/motion")),
+                ("value_template", .string("{% if value_json.type in [\(list)] %}{{ dict(value_json, event_type=value_json.type) | to_json }}{% endif %}")),
+                ("event_types", .array(e.types.map { .string($0) })),
+            ])
+        }
+    }
+
+    private func configTopic(_ component: String, _ objectID: String) -> String {
+        "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
     }
 
     /// One sensor per auxiliary kind (Home Assistant device classes pressure / temperature /
@@ -182,7 +274,7 @@ public struct HomeAssistantDiscovery: Sendable {
             ("origin", origin),
         ]
         return HomeAssistantEntity(component: component, objectID: objectID,
-                                   configTopic: "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config",
+                                   configTopic: configTopic(component, objectID),
                                    config: .object(pairs))
     }
 

@@ -21,8 +21,10 @@ final class HomeAssistantIntegration: Sendable {
           auxiliaryKinds: [AuxiliaryKind] = []) {
         guard c.homeAssistant.enabled else { return nil }
         let northReferenced = c.fusion.referenceFrame == .xMagneticNorthZVertical || c.fusion.referenceFrame == .xTrueNorthZVertical
-        var discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics, model: sourceName,
-                                           hasHeading: northReferenced && sensors.contains(.magnetometer))
+        var discovery = HomeAssistantDiscovery(settings: c.homeAssistant, deviceID: deviceID, topics: topics,
+                                               model: HomeAssistantDiscovery.model(sourceName: sourceName),
+                                               hasHeading: northReferenced && sensors.contains(.magnetometer),
+                                               hasEvents: c.events.enabled)
         discovery.auxiliaryKinds = auxiliaryKinds
         self.discovery = discovery
         entities = discovery.entities
@@ -58,13 +60,22 @@ final class HomeAssistantIntegration: Sendable {
         return true
     }
 
-    /// Publishes every discovery document (retained, QoS 1). Safe from the client's callbacks.
+    /// Publishes every discovery document (retained, QoS 1) and clears the retired ones (an empty
+    /// retained payload). Safe from the client's callbacks.
     func announce() {
         guard let c = client.get() else { return }
         var failed = 0
         for e in entities {
             do {
                 _ = try c.publish(topic: e.configTopic, string: e.config.serialized, qos: 1, retain: true)
+            } catch {
+                failed += 1
+            }
+        }
+        // An empty retained config removes an entity a previous run announced and this one does not.
+        for topic in discovery.retiredConfigTopics {
+            do {
+                _ = try c.publish(topic: topic, string: "", qos: 1, retain: true)
             } catch {
                 failed += 1
             }
