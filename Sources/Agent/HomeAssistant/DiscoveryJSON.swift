@@ -46,7 +46,8 @@ public indirect enum DiscoveryJSON: Sendable, Equatable {
         }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
+    /// Appends `s` as a JSON string literal (RFC 8259 escapes); the one JSON quoter of the Agent module.
+    static func quote(_ s: String, into out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
             switch u {
