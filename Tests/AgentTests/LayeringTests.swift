@@ -39,7 +39,7 @@ struct LayeringTests {
         let base = root.appendingPathComponent(path)
         let files = (FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".swift") }
-        let pattern = try! NSRegularExpression(pattern: #"^\s*(?:@_exported\s+|@testable\s+|@preconcurrency\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
+        let pattern = try! NSRegularExpression(pattern: #"^\s*(?:(?:@_exported|@testable|@preconcurrency|internal|public|package|private|fileprivate)\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
                                                options: .anchorsMatchLines)
         return files.flatMap { file -> [(String, String)] in
             guard let text = try? String(contentsOf: base.appendingPathComponent(file), encoding: .utf8) else { return [] }
