@@ -71,6 +71,7 @@ let package = Package(
         /// Where the read-only shared data lives (`../shared`), for tests (the benchmark has its own, `SharedData`).
         .target(name: "TestSupportPaths", path: "Tests/TestSupportPaths"),
 
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Platform", "TestSupport"]),

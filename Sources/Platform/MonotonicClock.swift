@@ -29,8 +29,9 @@ public enum MonotonicClock {
         let ms = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
         let now = nowNanos()
         guard ms > 0 else { return now }
-        let (sum, overflow) = now.addingReportingOverflow(UInt64(ms) &* 1_000_000)
-        return overflow ? UInt64.max : sum
+        let (span, tooLong) = UInt64(ms).multipliedReportingOverflow(by: 1_000_000)
+        let (sum, overflow) = now.addingReportingOverflow(span)
+        return tooLong || overflow ? UInt64.max : sum
     }
 
     /// Sleeps until `CLOCK_MONOTONIC` reaches `nanos` (absolute, so a signal or a late wake-up
