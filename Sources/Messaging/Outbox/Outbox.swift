@@ -21,9 +21,11 @@ import Synchronization
 ///
 /// Producers (`enqueue(stream:…)` on the pipeline's processing thread, `enqueueEvent`,
 /// `enqueueState` from anywhere) only copy the message and take a short lock: they never block on
-/// the network or the disk. One pump thread owned by the outbox writes events to the spool and hands
-/// messages to libmosquitto **only while connected**, at most `inflightWindow` at a time, so
-/// libmosquitto's own queues (unbounded in 2.0.11) stay short. Order when connected: events (oldest
+/// the network or the disk. Messages reach libmosquitto **only while connected**, at most
+/// `inflightWindow` at a time, so libmosquitto's own queues (unbounded in 2.0.11) stay short: mostly
+/// from the processing thread itself, which calls `wake()` after each burst and sends inline when no
+/// one else is sending; otherwise from the outbox's pump thread (`em-outbox`), which also alone
+/// writes the spool and expires old stream batches. One sender at a time (`sending`). Order when connected: events (oldest
 /// first), then state, then stream batches (oldest first).
 ///
 /// Guarantees, per class (see `OutboxClass`): streams are bounded in bytes and age and every drop is
