@@ -50,7 +50,7 @@ let package = Package(
         /// is a separate executable, never part of `edgemotion`. Drives the `package`-visible
         /// MotionProcessor and batch encoders.
         .executableTarget(name: "edgemotion-bench",
-                          dependencies: ["EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
+                          dependencies: ["EdgeMotion", "Agent", "Dashboard", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
                           path: "Sources/Benchmarks"),
 
         // MARK: Test support
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Dashboard", "TestSupport"]),
         .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
 
         // MARK: Dashboard (issue 20): the agent's web page and /metrics over libmicrohttpd
