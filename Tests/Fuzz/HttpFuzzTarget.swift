@@ -16,7 +16,7 @@ private func makeServer(auth: Bool) -> HTTPServer {
         r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
     }
 }
-nonisolated(unsafe) private let servers = [makeServer(auth: false), makeServer(auth: true)]
+private let servers = [makeServer(auth: false), makeServer(auth: true)]
 nonisolated(unsafe) private var inputs = 0
 
 /// Sends `bytes` to 127.0.0.1:`port`, half-closes, and returns what came back (≤ 64 KiB, ≤ 2 s).
