@@ -54,7 +54,7 @@ struct MountEndToEndTests {
 
         // Damaged: check-config names the file; show says so; nothing crashes.
         try "format = edgemotion-mount\nrotation = 1 0 0\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let (checked, check) = try run(["check-config", "--config", still])
+        let (checked, check) = try run(["check-config", still])
         #expect(checked != 0 && check.contains(file) && check.contains("source.mount"), "\(check)")
         let (damaged, d) = try run(["mount", "show", "--config", still])
         #expect(damaged == 65 && d.contains("checksum") , "\(d)")
