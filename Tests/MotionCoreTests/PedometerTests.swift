@@ -176,15 +176,19 @@ struct PedometerTests {
     /// (docs/activity.md), so each placement is scored with settings its own walks did not choose.
     static let oxfordPlacements = ["InHand", "FrontPocket", "BackPocket", "Armband", "NeckPouch", "Purse", "SwingingArm"]
 
-    /// Placements that still miss the target, and why (issue 19). Their expectations are kept, inside
-    /// `withKnownIssue`, so the run shows the gap and says when it closes:
+    /// Placements that do not (yet) truly meet the target, and why (issue 19). Their expectations are
+    /// kept, inside `withKnownIssue`, so the run shows the gap and says when it closes. Only NeckPouch
+    /// meets it with the defaults and under both held-out protocols (docs/activity.md, Pedometer).
+    /// - BackPocket, Purse: within target with the defaults (gated: median 0.86 % / max 2.1 %, and
+    ///   0.91 % / 2.4 %), but not when their own walks are held out of the choice of settings
+    ///   (leave-one-subject-out back pocket max 18.7 %, leave-one-placement-out purse median 2.9 %).
+    /// - FrontPocket: every walk within 3 %, median 1.8 %.
     /// - InHand: two slow (1.4 steps/s) carpet walks of one phone count +8 %: the hand adds a
     ///   second bump to every step that reaches the adaptive threshold (the other 14 walks: ≤ 1.6 %).
     /// - Armband, SwingingArm: the Pixel walks of one person count 4.6–7.4 % fewer than the ground
     ///   truth, but |a| itself shows only that many cycles (its band-passed zero crossings give the
     ///   same count), so no threshold on |a| finds the rest; the other armband walks are within 2.2 %.
-    /// - FrontPocket: every walk within 3 %, median 1.8 % (asymmetric left/right steps).
-    static let oxfordPlacementsMissingTheTarget: Set = ["InHand", "Armband", "SwingingArm", "FrontPocket"]
+    static let oxfordPlacementsMissingTheTarget: Set = ["InHand", "FrontPocket", "BackPocket", "Armband", "Purse", "SwingingArm"]
 
     @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
           arguments: oxfordPlacements)
