@@ -24,6 +24,7 @@ enum FuzzReplayers {
                 }
             }
             _ = MotionEventCommand.parse(bytes)
+            _ = CalibrationCommand.parse(bytes)
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
