@@ -884,7 +884,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// pipeline so fusion uses it, and answers on `cmd/calibrate/result`.
     private func finishGyroCalibrationIfDue(now: UInt64) {
         guard let g = gyroCalibration else { return }
-        let timedOut = Double(now &- g.startNanos) * 1e-9 > g.run.command.duration * 2 + 5
+        // (`now` was taken before this loop's commands, so it can be older than the start.)
+        let timedOut = now > g.startNanos && Double(now - g.startNanos) * 1e-9 > g.run.command.duration * 2 + 5
         guard g.run.isComplete || timedOut else { return }
         gyroCalibration = nil
         g.service.removeConsumer(g.consumer)
