@@ -713,6 +713,15 @@ public final class AgentRunner: @unchecked Sendable {
                 return .failure(ApplyFailure(description: "mqtt: \(error)"))
             }
         }
+        // `auxiliary:` devices are reopened (seq and the altitude reference continue); the IMU
+        // source is untouched. A device that cannot be opened rejects the whole reload.
+        let auxiliaryChanged = new.auxiliary != old.auxiliary || (auxiliary != nil && newTopics != topics)
+        var newAuxiliary: AuxiliaryStreams?
+        if auxiliaryChanged {
+            do { newAuxiliary = try AuxiliaryStreams.make(new, topics: newTopics, log: log) } catch {
+                return .failure(ApplyFailure(description: "auxiliary: \(error)"))
+            }
+        }
         var newSource: (any IMUSource)?
         if pipelineChanged && !reschedule {
             do { newSource = try makeSource(new) } catch {
@@ -743,6 +752,11 @@ public final class AgentRunner: @unchecked Sendable {
             brokerIndex = 0
             install(replacement)
             changed.append("mqtt")
+        }
+        if auxiliaryChanged {
+            if let newAuxiliary, let previous = auxiliary { newAuxiliary.continuing(from: previous) }
+            auxiliary = newAuxiliary
+            changed.append("auxiliary (devices reopened)")
         }
         if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
                                                    gyroscope: StreamSchedule(new.streams.gyroscope),
