@@ -28,6 +28,7 @@ enum FuzzReplayers {
             if case .success(let m) = MountCommand.parse(bytes) {
                 precondition(MountCommand.samplesRange.contains(m.samples))
             }
+            _ = CalibrationCommand.parse(bytes)
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
