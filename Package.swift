@@ -62,7 +62,7 @@ let package = Package(
         /// is a separate executable, never part of `edgemotion`. Drives the `package`-visible
         /// MotionProcessor and batch encoders.
         .executableTarget(name: "edgemotion-bench",
-                          dependencies: ["Platform", "EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter"],
+                          dependencies: ["Platform", "EdgeMotion", "Agent", "Dashboard", "Messaging", "Sensors", "MotionCore", "CMallocCounter"],
                           path: "Sources/Benchmarks"),
 
         // MARK: Test support
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "Messaging", "Platform", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Dashboard", "Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
 
         // MARK: Dashboard (issue 20): the agent's web page and /metrics over libmicrohttpd

@@ -153,6 +153,17 @@ public final class MotionPipeline: Sendable {
         if mailbox.post(.remove(id)) { doorbell.signal() }
     }
 
+    /// Replaces the chip-to-board rotations (`PipelineConfiguration.mount`) while running: the
+    /// processing thread applies them from the sample after its next wake-up, and fusion starts
+    /// over (its state was in the old axes; it converges again as at start-up). `false` when the
+    /// pipeline has ended.
+    @discardableResult
+    public func setMount(_ mount: IMUMount) -> Bool {
+        guard mailbox.post(.remount(mount)) else { return false }
+        doorbell.signal()
+        return true
+    }
+
     /// Whether the pipeline has ended (stopped or end of recording), and why.
     public var end: PipelineEnd? { endReason.withLock { $0 } }
 
