@@ -7,6 +7,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// What the pipeline actually runs, known after `start()`: the source's effective rate and each
 /// stream's effective schedule (requested rates capped to what the hardware can do, like Core
@@ -118,7 +119,7 @@ public final class MotionPipeline: Sendable {
     /// Returns whether it ended.
     public func waitUntilEnded(timeout: Duration) -> Bool {
         if ended.load(ordering: .acquiring) { return true }
-        let nanos = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        let nanos = timeout.nonNegativeNanoseconds
         let result = endSignal.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
         if result == .success { endSignal.signal() }
         return ended.load(ordering: .acquiring)
