@@ -59,6 +59,18 @@ struct StageBenchmarks {
             blackHole(checksum)
         }
 
+        // Mount (`source.mount`): two 3×3 rotations per sample, as the processor applies them.
+        do {
+            let inertial = (try? SensorMount(remapX: SignedAxis(.y, negated: true), y: SignedAxis(.x), z: SignedAxis(.z))) ?? .identity
+            let tilt = (try? SensorMount.learned(fromRestingSpecificForce: Vector3(1, 2, 9.5))) ?? .identity
+            let mount = IMUMount(inertial: inertial, magnetometer: tilt)
+            var checksum = 0.0
+            results.append(measureStage("mount (accel/gyro remap + magnetometer rotation)", key: "mount", items: n, repeats: repeats) {
+                for k in 0..<n { checksum += mount.apply(samples[k]).magneticField.x }
+            })
+            blackHole(checksum)
+        }
+
         results.append(StageResult(name: "calibration", key: "calibration", runs: [],
                                    note: "n/a: no separate stage (gyro bias is estimated inside fusion)"))
 
