@@ -11,7 +11,7 @@ import Synchronization
 /// - `<prefix>/activity` (QoS 1, retained): the current activity, on change only;
 /// - `<prefix>/events/activity` (QoS 1, spooled until acknowledged): every change, with a
 ///   per-run `seq`, never dropped, so a persistent-session subscriber sees each exactly once;
-/// - `<prefix>/pedometer` (QoS 1): steps, distance, cadence, pace since the agent started,
+/// - `<prefix>/pedometer` (QoS 1, retained): steps, distance, cadence, pace since the agent started,
 ///   every `activity.pedometer_interval_s` while they change, and at once when a walk ends
 ///   (cadence and pace 0);
 /// - `<prefix>/pedometer/events` (QoS 1, spooled): walking paused / resumed.
@@ -124,6 +124,8 @@ final class ActivityPublisher: Sendable {
         if let up = p.floorsAscended { w.field("floors_ascended", up) }
         if let down = p.floorsDescended { w.field("floors_descended", down) }
         w.endObject()
-        outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: false)
+        // Retained: a subscriber that (re)connects while the device is still (Home Assistant after a
+        // restart) gets the last totals and cadence 0 at once, not `unknown` until the next walk.
+        outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: true)
     }
 }
