@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 public typealias CMPedometerHandler = (CMPedometerData?, (any Error)?) -> Void
 public typealias CMPedometerEventHandler = (CMPedometerEvent?, (any Error)?) -> Void

@@ -124,8 +124,8 @@ final class ActivityPublisher: Sendable {
         if let up = p.floorsAscended { w.field("floors_ascended", up) }
         if let down = p.floorsDescended { w.field("floors_descended", down) }
         w.endObject()
-        // Retained: a subscriber that (re)connects while the device is still (Home Assistant after a
-        // restart) gets the last totals and cadence 0 at once, not `unknown` until the next walk.
+        // Retained: Home Assistant (or any late subscriber) gets the last totals after its own
+        // restart, while the device lies still and no new summary is due.
         outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: true)
     }
 }
