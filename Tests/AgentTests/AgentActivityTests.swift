@@ -70,6 +70,17 @@ struct AgentActivityTests {
         // Steps: 80 s of walking at 1.9 steps/s ≈ 152.
         let steps = sub.messages(on: "edgemotion/act/pedometer").compactMap { json($0)["steps"] as? Int }
         #expect((steps.max() ?? 0) > 120 && (steps.max() ?? 0) < 185, "pedometer steps: \(steps)")
+        // The walk ended: the last pedometer message says cadence 0, so Home Assistant does not keep
+        // showing the walk's cadence while the device is still (issue 16).
+        let cadences = sub.messages(on: "edgemotion/act/pedometer").compactMap { json($0)["cadence_steps_per_s"] as? Double }
+        #expect(cadences.contains { $0 > 1 } && cadences.last == 0, "pedometer cadences: \(cadences)")
+        // ... and is retained: a subscriber that connects later (Home Assistant after a restart)
+        // gets the walk's steps and cadence 0 at once.
+        let latePedometer = try TestSubscriber(url: broker.url, patterns: ["edgemotion/act/pedometer"])
+        let summary = latePedometer.waitFor(count: 1, timeout: .seconds(3)).first
+        #expect(summary?.retain == true)
+        #expect(summary.map(json)?["cadence_steps_per_s"] as? Double == 0)
+        #expect(summary.map(json)?["steps"] as? Int == steps.last)
         // The history answered with the same changes.
         let items = (reply.map(json)?["items"] as? [[String: Any]]) ?? []
         #expect(items.compactMap { $0["activity"] as? String } == names, "history reply: \(reply.map { $0.payloadString } ?? "none")")
