@@ -10,9 +10,10 @@ EDGEMOTION_PACKAGES=(
 )
 
 # What only the test suite needs besides: a real terminal for the demo's Ctrl-C test (tmux),
-# promtool for /metrics (scripts/dashboard-screenshot installs headless Chromium itself).
+# promtool and a real Prometheus server for /metrics (prometheus), headless Chromium for the
+# dashboard's browser test and its screenshot (chromium).
 EDGEMOTION_TEST_PACKAGES=(
-  tmux prometheus
+  tmux prometheus chromium
 )
 
 # ensure_packages PKG...: installs the Debian packages that are missing, and nothing else.

@@ -59,6 +59,8 @@ public final class AgentRunner: @unchecked Sendable {
     private var extraOutputs: [any PipelineOutput] = []
     /// Says "device requires movement" once per episode (north-referenced frames).
     private var movementAdvisor: MovementAdvisor?
+    /// `cmd/mount`: learning the mount from rest, and the rotations the pipeline applies.
+    private var mountControl: MountControl?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
     /// A running `cmd/calibrate` gyro calibration: the consumer, its service and when it started.
@@ -276,6 +278,7 @@ public final class AgentRunner: @unchecked Sendable {
             if publisher.ended == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
+            if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
             finishGyroCalibrationIfDue(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
@@ -427,8 +430,10 @@ public final class AgentRunner: @unchecked Sendable {
         let route = { (s: StreamSettings, topic: String) in
             MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
         }
+        var motion = route(c.streams.motion, t.motion)
+        motion.outputFrame = c.fusion.outputFrame
         return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
-                route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
+                route(c.streams.magnetometer, t.sensor("magnetometer")), motion]
     }
 
     private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
@@ -526,6 +531,9 @@ public final class AgentRunner: @unchecked Sendable {
         var pc = PipelineConfiguration(c)
         pc.sequenceOffset = continuity.nextSequence
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
+        do throws(MountFileError) { pc.mount = try MountSetup.resolve(c) } catch {
+            throw ApplyFailure(description: "source.mount: \(error)")
+        }
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -543,6 +551,8 @@ public final class AgentRunner: @unchecked Sendable {
         dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
         pipeline = p
+        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
+        if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
         report = r
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
@@ -853,6 +863,18 @@ public final class AgentRunner: @unchecked Sendable {
                     reply(&w, id: id, ok: true, error: nil)
                     w.field("action", action!)
                 }
+            case "mount":
+                switch MountCommand.parse(m.payload) {
+                case .failure(let f):
+                    reply(&w, id: f.id, ok: false, error: f.message)
+                case .success(let cmd):
+                    guard let r = mountControl?.handle(cmd, configuration: configuration, pipeline: pipeline,
+                                                       sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
+                                                       hasAccelerometer: report?.source.sensors.contains(.accelerometer) ?? false,
+                                                       now: MonotonicClock.nowNanos()) else { continue }   // answered by poll
+                    reply(&w, id: r.id, ok: r.error == nil, error: r.error)
+                    r.writeFields(into: &w)
+                }
             case "calibrate":
                 switch CalibrationCommand.parse(m.payload) {
                 case .failure(let f):
@@ -869,13 +891,23 @@ public final class AgentRunner: @unchecked Sendable {
                     }
                 }
             default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events, calibrate")
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events, mount, calibrate")
             }
             w.endObject()
             if TopicLayout.isValidPublishTopic(replyTopic) {
                 _ = try? client.publish(topic: replyTopic, payload: w.buffer, qos: 1, retain: false)
             }
         }
+    }
+
+    /// The answer to a `cmd/mount` learning that took samples (on `cmd/mount/result`).
+    private func publishMountReply(_ r: MountControl.Reply) {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        reply(&w, id: r.id, ok: r.error == nil, error: r.error)
+        r.writeFields(into: &w)
+        w.endObject()
+        _ = try? client.publish(topic: topics.prefix + "/cmd/mount/result", payload: w.buffer, qos: 1, retain: false)
     }
 
     /// Starts a gyro calibration on the running service; the reason when it cannot.
