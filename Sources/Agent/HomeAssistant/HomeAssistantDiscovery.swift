@@ -17,7 +17,10 @@ import Sensors
 /// - `<prefix>/sensor/pressure|temperature|light|humidity` (JSON field `value`) and
 ///   `<prefix>/altitude` (`relative_altitude_m`): the `auxiliary:` sensors found (`auxiliaryKinds`).
 /// - `<prefix>/meta` (`source.rate_hz`) and `<prefix>/stats` (`ring_drops`, `source_gaps`,
-///   `mqtt_reconnects`): diagnostics.
+///   `mqtt_reconnects`): diagnostics; `<prefix>/status` (connectivity) and `<prefix>/health`.
+/// - With `events.enabled`: `state/tilt`, `state/vibration`, `state/threshold/<name>` and
+///   `events/motion` (HomeAssistantDiscovery+Control.swift for thresholds).
+/// - Buttons (only with `control.enabled`) publish to `cmd/events` and `cmd/calibrate`.
 public struct HomeAssistantDiscovery: Sendable {
     /// Core Motion's activity classes, in the order Home Assistant lists them.
     public static let activityOptions = ["stationary", "walking", "running", "cycling", "automotive", "unknown"]

@@ -12,9 +12,6 @@ struct CalibrationCommand: Equatable, Sendable {
     static let keys = ["id", "action", "duration_s"]
     static let durationRange = 2.0...120.0
     static let defaultDuration = 10.0
-    /// Largest payload parsed (bytes); larger ones are refused without parsing.
-    static let maximumPayloadBytes = 4096
-
     var id: String?
     var action: String
     /// Seconds of samples to average.
@@ -22,38 +19,17 @@ struct CalibrationCommand: Equatable, Sendable {
 
     /// Parses a payload. Never traps, whatever the bytes.
     static func parse(_ payload: [UInt8]) -> Result<CalibrationCommand, StreamCommand.Failure> {
-        typealias Failure = StreamCommand.Failure
-        guard payload.count <= maximumPayloadBytes else {
-            return .failure(Failure(message: "payload is \(payload.count) bytes; at most \(maximumPayloadBytes)"))
-        }
-        let usage = "expected {\"action\":\"gyro\",\"duration_s\":10} or the bare word gyro"
-        let root: JSONValue
-        do throws(JSONValue.SyntaxError) {
-            root = try JSONValue.parse(payload)
-        } catch {
+        if payload.count <= 64 {
             let word = String(decoding: payload, as: UTF8.self).filter { !$0.isWhitespace }
             if actions.contains(word) { return .success(CalibrationCommand(action: word)) }
-            return .failure(Failure(message: payload.isEmpty ? "empty payload; \(usage)" : "\(error); \(usage)"))
         }
-        guard case .object(let members) = root else {
-            return .failure(Failure(message: "expected a JSON object, found \(root.kindName); \(usage)"))
+        let object: CommandObject
+        switch CommandObject.parse(payload, keys: keys.filter { $0 != "id" }, example: #"{"action":"gyro","duration_s":10} (or the bare word gyro)"#) {
+        case .success(let o): object = o
+        case .failure(let f): return .failure(f)
         }
-        var dict: [String: JSONValue] = [:]
-        for (k, v) in members {
-            guard dict[k] == nil else { return .failure(Failure(message: "key '\(k)' appears twice")) }
-            dict[k] = v
-        }
-        var id: String?
-        if let raw = dict["id"] {
-            guard case .string(let s) = raw, s.utf8.count <= 128 else {
-                return .failure(Failure(message: "id must be a text of at most 128 bytes"))
-            }
-            id = s
-        }
-        func fail(_ m: String) -> Result<CalibrationCommand, Failure> { .failure(Failure(id: id, message: m)) }
-        for key in dict.keys.sorted() where !keys.contains(key) {
-            return fail("unknown key '\(key)'; allowed: \(keys.joined(separator: ", "))")
-        }
+        let dict = object.members, id = object.id
+        func fail(_ m: String) -> Result<CalibrationCommand, StreamCommand.Failure> { .failure(StreamCommand.Failure(id: id, message: m)) }
         guard case .string(let action)? = dict["action"], actions.contains(action) else {
             return fail("'action' must be one of \(actions.joined(separator: ", "))")
         }
