@@ -13,7 +13,9 @@ struct FileError: Error, CustomStringConvertible, Equatable {
     var notRegular = false
 
     /// True when the file does not exist (as opposed to existing but unreadable).
-    var isMissing: Bool { code == ENOENT }
+    /// The file is not there (ENOENT), or a component of its path is not a directory (ENOTDIR),
+    /// so it cannot be: the caller treats it as never written.
+    var isMissing: Bool { code == ENOENT || code == ENOTDIR }
 
     /// `strerror` text, e.g. "Permission denied", or "file is larger than 1 MiB".
     var description: String {
