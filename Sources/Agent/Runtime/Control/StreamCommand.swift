@@ -31,35 +31,15 @@ struct StreamCommand: Equatable, Sendable {
 
     /// Parses a payload. Never traps, whatever the bytes.
     static func parse(_ payload: [UInt8]) -> Result<StreamCommand, Failure> {
-        guard payload.count <= maximumPayloadBytes else {
-            return .failure(Failure(message: "payload is \(payload.count) bytes; at most \(maximumPayloadBytes)"))
+        let envelope: CommandPayload
+        switch CommandPayload.parse(payload, maximumBytes: maximumPayloadBytes, keys: keys,
+                                    emptyHint: "expected a JSON object like {\"stream\":\"accelerometer\",\"enabled\":false}",
+                                    syntaxHint: "expected an object like {\"stream\":\"accelerometer\",\"rate\":50}") {
+        case .failure(let p): return .failure(Failure(id: p.id, message: p.message))
+        case .success(let e): envelope = e
         }
-        guard !payload.isEmpty else { return .failure(Failure(message: "empty payload; expected a JSON object like {\"stream\":\"accelerometer\",\"enabled\":false}")) }
-        let root: JSONValue
-        do throws(JSONValue.SyntaxError) {
-            root = try JSONValue.parse(payload)
-        } catch {
-            return .failure(Failure(message: "\(error); expected an object like {\"stream\":\"accelerometer\",\"rate\":50}"))
-        }
-        guard case .object(let members) = root else {
-            return .failure(Failure(message: "expected a JSON object, found \(root.kindName)"))
-        }
-        var dict: [String: JSONValue] = [:]
-        for (k, v) in members {
-            guard dict[k] == nil else { return .failure(Failure(message: "key '\(k)' appears twice")) }
-            dict[k] = v
-        }
-        var id: String?
-        if let raw = dict["id"] {
-            guard case .string(let s) = raw, s.utf8.count <= 128 else {
-                return .failure(Failure(message: "id must be a text of at most 128 bytes"))
-            }
-            id = s
-        }
+        let dict = envelope.members, id = envelope.id
         func fail(_ m: String) -> Result<StreamCommand, Failure> { .failure(Failure(id: id, message: m)) }
-        for key in dict.keys.sorted() where !keys.contains(key) {
-            return fail("unknown key '\(key)'; allowed: \(keys.joined(separator: ", "))")
-        }
         guard let streamValue = dict["stream"] else { return fail("'stream' is required: one of \(streams.joined(separator: ", "))") }
         guard case .string(let stream) = streamValue, streams.contains(stream) else {
             return fail("'stream' must be one of \(streams.joined(separator: ", "))")
