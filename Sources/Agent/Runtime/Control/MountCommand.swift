@@ -28,37 +28,15 @@ struct MountCommand: Equatable, Sendable {
     /// Parses a payload. Never traps, whatever the bytes.
     static func parse(_ payload: [UInt8]) -> Result<MountCommand, Failure> {
         let actions = Action.allCases.map(\.rawValue).joined(separator: ", ")
-        guard payload.count <= maximumPayloadBytes else {
-            return .failure(Failure(message: "payload is \(payload.count) bytes; at most \(maximumPayloadBytes)"))
-        }
-        guard !payload.isEmpty else {
-            return .failure(Failure(message: "empty payload; expected {\"action\":\"learn\"} or {\"action\":\"clear\"}"))
-        }
-        let word = String(decoding: payload, as: UTF8.self).filter { !$0.isWhitespace }
+        let word = payload.count <= 64 ? String(decoding: payload, as: UTF8.self).filter { !$0.isWhitespace } : ""
         if let a = Action(rawValue: word) { return .success(MountCommand(action: a)) }
-        let root: JSONValue
-        do throws(JSONValue.SyntaxError) { root = try JSONValue.parse(payload) } catch {
-            return .failure(Failure(message: "\(error); expected an object like {\"action\":\"learn\",\"samples\":200}"))
+        let envelope: CommandObject
+        switch CommandObject.parse(payload, keys: keys.filter { $0 != "id" }, example: #"{"action":"learn","samples":200}"#) {
+        case .failure(let p): return .failure(Failure(id: p.id, message: p.message))
+        case .success(let e): envelope = e
         }
-        guard case .object(let members) = root else {
-            return .failure(Failure(message: "expected a JSON object, found \(root.kindName)"))
-        }
-        var dict: [String: JSONValue] = [:]
-        for (k, v) in members {
-            guard dict[k] == nil else { return .failure(Failure(message: "key '\(k)' appears twice")) }
-            dict[k] = v
-        }
-        var id: String?
-        if let raw = dict["id"] {
-            guard case .string(let s) = raw, s.utf8.count <= 128 else {
-                return .failure(Failure(message: "id must be a text of at most 128 bytes"))
-            }
-            id = s
-        }
+        let dict = envelope.members, id = envelope.id
         func fail(_ m: String) -> Result<MountCommand, Failure> { .failure(Failure(id: id, message: m)) }
-        for key in dict.keys.sorted() where !keys.contains(key) {
-            return fail("unknown key '\(key)'; allowed: \(keys.joined(separator: ", "))")
-        }
         guard case .string(let name)? = dict["action"], let action = Action(rawValue: name) else {
             return fail("'action' is required: one of \(actions)")
         }
