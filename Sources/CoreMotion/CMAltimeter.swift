@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 public typealias CMAltitudeHandler = (CMAltitudeData?, (any Error)?) -> Void
 public typealias CMAbsoluteAltitudeHandler = (CMAbsoluteAltitudeData?, (any Error)?) -> Void

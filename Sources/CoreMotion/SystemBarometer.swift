@@ -1,6 +1,7 @@
 import Foundation
 internal import EdgeMotion
 internal import Agent
+internal import Sensors
 
 /// The board's barometer for `CMAltimeter`, decided once per process (like `SystemMotion` for the
 /// IMU):

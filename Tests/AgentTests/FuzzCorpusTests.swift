@@ -25,10 +25,16 @@ enum FuzzReplayers {
                 }
             }
             _ = MotionEventCommand.parse(bytes)
+            if case .success(let m) = MountCommand.parse(bytes) {
+                precondition(MountCommand.samplesRange.contains(m.samples))
+            }
+            _ = CalibrationCommand.parse(bytes)
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
                 _ = c.resolvedTopicPrefix
+                let m = c.source.mount.resolved(learned: nil)
+                precondition(abs(m.inertial.matrix.determinant - 1) < 1e-3 && abs(m.magnetometer.matrix.determinant - 1) < 1e-3)
             }
         },
         "query": { bytes in

@@ -1,6 +1,7 @@
 import EdgeMotion
 import Messaging
 import MotionCore
+import Platform
 
 /// `edgemotion activity`: the stored activity history (`queryActivityStarting(from:to:)`).
 struct ActivityCommand: Command {

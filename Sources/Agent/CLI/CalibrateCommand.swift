@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import MotionCore
 import Sensors
 
@@ -174,7 +175,7 @@ struct CalibrateCommand: Command {
         }
         let text = CalibrationFile.encode(calibration, sensor: sensor)
         guard (try? WholeFile.write(text, atomicallyTo: file)) != nil else {
-            printError("edgemotion calibrate: cannot write \(file): \(String(cString: strerror(errno))); check the directory exists and is writable")
+            printError("edgemotion calibrate: cannot write \(file): \(Errno.current.text); check the directory exists and is writable")
             return 73
         }
         print("wrote \(file) for sensor \(sensor); the agent applies it at its next start")

@@ -3,6 +3,7 @@ import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// `edgemotion recordings list|export`: what the recorder kept, and a date range of it as CSV
 /// (Core Motion's `CMSensorRecorder.accelerometerData(from:to:)`).
@@ -117,7 +118,7 @@ struct RecordingsCommand: Command {
         var out = CSVOutput()
         if let path = options["--output"] {
             guard out.open(path) else {
-                printError("edgemotion recordings export: cannot write \(path): \(String(cString: strerror(errno)))")
+                printError("edgemotion recordings export: cannot write \(path): \(Errno.current.text)")
                 return 1
             }
         }
