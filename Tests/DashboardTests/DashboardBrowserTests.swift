@@ -83,7 +83,7 @@ struct DashboardBrowserTests {
         let shownActivity = try chromium.evaluate("document.getElementById('activity').textContent") as? String ?? "?"
         #expect(activityAgrees, "page activity vs MQTT activity: \(shownActivity) vs \(sub.messages(on: "edgemotion/browser/activity").last?.payloadString ?? "none")")
 
-        // Graphs advance: more samples pushed and different pixels 2 s later.
+        // Graphs advance: more samples pushed and different pixels 2 s later (10 Hz: 20 samples).
         let graphState = "JSON.stringify(['g-accel','g-gyro','g-mag','g-user'].map(id => { const c = document.getElementById(id); return [Number(c.dataset.samples || 0), c.toDataURL().length + ':' + c.toDataURL().slice(-64)]; }))"
         let before = try #require(try chromium.evaluate(graphState) as? String)
         usleep(2_000_000)
