@@ -2,7 +2,7 @@
 // EdgeMotion: Core Motion, rebuilt as an open, headless agent for Linux edge boards.
 //
 // Layers (lower never imports higher), see docs/ARCHITECTURE.md:
-//   MotionCore  →  Sensors, Messaging  →  EdgeMotion  →  Agent  →  edgemotion (CLI)
+//   Platform  →  MotionCore, Logging  →  Sensors, Messaging  →  EdgeMotion  →  Agent  →  edgemotion (CLI)
 // C libraries come from Debian's -dev packages through system-library targets.
 import PackageDescription
 
@@ -10,6 +10,11 @@ let package = Package(
     name: "EdgeMotion",
     products: [
         .library(name: "EdgeMotion", targets: ["EdgeMotion"]),
+        /// The sample and value types (`IMUSample`, `DeviceMotion`, `Attitude`, …) and the sources
+        /// (`SimulatedIMU`, `ReplaySource`, `IMUSource`, …) that EdgeMotion's API names; a client
+        /// imports them beside EdgeMotion (EdgeMotion does not re-export them).
+        .library(name: "MotionCore", targets: ["MotionCore"]),
+        .library(name: "Sensors", targets: ["Sensors"]),
         .executable(name: "edgemotion", targets: ["edgemotion"]),
         .executable(name: "periodic-sampling", targets: ["periodic-sampling"]),
         .executable(name: "accelerometer-graph", targets: ["accelerometer-graph"]),
@@ -28,44 +33,50 @@ let package = Package(
         .systemLibrary(name: "CLinuxI2C"),
 
         // MARK: Layers
-        .target(name: "MotionCore"),
+        /// The bottom: clocks and sleeping, `Errno`, file descriptors, the thread starter, UTC time
+        /// text (RFC 3339), CRC-32 (zlib). Imports only Glibc and zlib.
+        .target(name: "Platform", dependencies: ["CZlib"]),
+        .target(name: "MotionCore", dependencies: ["Platform"]),
         /// Structured one-line-per-event logging, shared by every layer above MotionCore.
-        .target(name: "Logging"),
-        .target(name: "Sensors", dependencies: ["MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
-        .target(name: "Messaging", dependencies: ["MotionCore", "Logging", "CMosquitto"]),
-        .target(name: "EdgeMotion", dependencies: ["MotionCore", "Sensors", "Logging", "CSQLite"]),
-        .target(name: "Agent", dependencies: ["EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML", "Dashboard"]),
+        .target(name: "Logging", dependencies: ["Platform"]),
+        .target(name: "Sensors", dependencies: ["Platform", "MotionCore", "Logging", "CIIO", "CGPIOD", "CLinuxI2C", "CZlib"]),
+        .target(name: "Messaging", dependencies: ["Platform", "Logging", "CMosquitto"]),
+        .target(name: "EdgeMotion", dependencies: ["Platform", "MotionCore", "Sensors", "Logging", "CSQLite"]),
+        .target(name: "Agent", dependencies: ["Platform", "EdgeMotion", "Messaging", "Sensors", "MotionCore", "Logging", "CYAML", "Dashboard"]),
         .executableTarget(name: "edgemotion", dependencies: ["Agent"]),
 
         // MARK: Examples (Core Motion's classic programs against the EdgeMotion library)
         /// `--duration`, `--scenario`, `--replay` for every example.
-        .target(name: "ExampleSupport", dependencies: ["EdgeMotion"], path: "Examples/Support"),
+        .target(name: "ExampleSupport", dependencies: ["EdgeMotion", "Sensors"], path: "Examples/Support"),
         .executableTarget(name: "periodic-sampling", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/PeriodicSampling"),
         .executableTarget(name: "accelerometer-graph", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/AccelerometerGraph"),
-        .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/Butterfly"),
-        .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "ExampleSupport"], path: "Examples/ActivityLogger"),
+        .executableTarget(name: "butterfly", dependencies: ["EdgeMotion", "MotionCore", "ExampleSupport"], path: "Examples/Butterfly"),
+        .executableTarget(name: "activity-logger", dependencies: ["EdgeMotion", "MotionCore", "Sensors", "ExampleSupport"], path: "Examples/ActivityLogger"),
+
+        /// Counts heap allocations per thread by interposing malloc; linked only into the benchmark
+        /// and the allocation tests, never into `edgemotion`.
+        .target(name: "CMallocCounter"),
 
         // MARK: Benchmarks (run on demand: scripts/bench-peers, scripts/fleet-sim; see docs/performance.md)
         /// Stage costs, allocation counts and a latency subscriber. Links the malloc interposer, so it
         /// is a separate executable, never part of `edgemotion`. Drives the `package`-visible
         /// MotionProcessor and batch encoders.
         .executableTarget(name: "edgemotion-bench",
-                          dependencies: ["EdgeMotion", "Agent", "Messaging", "Sensors", "MotionCore", "CMallocCounter", "TestSupportPaths"],
+                          dependencies: ["Platform", "EdgeMotion", "Agent", "Dashboard", "Messaging", "Sensors", "MotionCore", "CMallocCounter"],
                           path: "Sources/Benchmarks"),
 
         // MARK: Test support
-        /// Counts heap allocations per thread by interposing malloc; linked only into tests.
-        .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
         /// Shared fixtures: a real mosquitto broker on a free loopback port, paths to ../shared data.
         .target(name: "TestSupport", dependencies: ["Messaging", "CMosquitto", "TestSupportPaths"], path: "Tests/TestSupport"),
-        /// Where the read-only shared data lives (`../shared`), for tests and benchmarks.
+        /// Where the read-only shared data lives (`../shared`), for tests (the benchmark has its own, `SharedData`).
         .target(name: "TestSupportPaths", path: "Tests/TestSupportPaths"),
 
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "TestSupport"]),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Dashboard", "Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
 
         // MARK: Dashboard (issue 20): the agent's web page and /metrics over libmicrohttpd
@@ -84,7 +95,7 @@ let package = Package(
 // The iOS seed programs (Examples/iOS) build against it unchanged, in Swift 5 and Swift 6 modes.
 package.products.append(.library(name: "CoreMotion", targets: ["CoreMotion"]))
 package.targets.append(contentsOf: [
-    .target(name: "CoreMotion", dependencies: ["EdgeMotion", "Agent"]),
+    .target(name: "CoreMotion", dependencies: ["EdgeMotion", "MotionCore", "Sensors", "Agent"]),
     .executableTarget(name: "ios-pull-timer", dependencies: ["CoreMotion"], path: "Examples/iOS/PullTimer",
                       swiftSettings: [.swiftLanguageMode(.v5)]),
     .executableTarget(name: "ios-push-handlers", dependencies: ["CoreMotion"], path: "Examples/iOS/PushHandlers"),
@@ -93,5 +104,5 @@ package.targets.append(contentsOf: [
     .executableTarget(name: "ios-activity", dependencies: ["CoreMotion"], path: "Examples/iOS/Activity"),
     .executableTarget(name: "ios-recorder-pedometer", dependencies: ["CoreMotion"], path: "Examples/iOS/RecorderPedometer",
                       swiftSettings: [.swiftLanguageMode(.v5)]),
-    .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "EdgeMotion", "TestSupport"]),
+    .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "EdgeMotion", "MotionCore", "Sensors", "TestSupport"]),
 ])

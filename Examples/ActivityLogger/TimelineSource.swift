@@ -2,6 +2,8 @@ import EdgeMotion
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MotionCore
+import Sensors
 #endif
 
 /// The simulator running a finite timeline as fast as the pipeline takes samples: a day of

@@ -13,6 +13,8 @@ import Glibc
 import Dispatch
 import EdgeMotion
 import ExampleSupport
+import MotionCore
+import Sensors
 
 let options = ExampleOptions.parse(defaultScenario: "walking:120,running:90,cycling:120,stationary:60")
 let source: any IMUSource

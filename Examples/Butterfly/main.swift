@@ -10,6 +10,7 @@ import Dispatch
 import EdgeMotion
 import ExampleSupport
 import Synchronization
+import MotionCore
 
 let options = ExampleOptions.parse(defaultScenario: "rotation")
 let manager = options.makeManager()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EdgeMotion
+import Sensors
 
 /// Command-line options shared by the examples (each example is `main.swift` plus this): `--duration SECONDS`, `--scenario NAME`
 /// (simulator; default per example), `--replay FILE` (a recording instead of the simulator).

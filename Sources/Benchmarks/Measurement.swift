@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// CPU time of the calling thread, ns (`CLOCK_THREAD_CPUTIME_ID`): time this thread ran, so a
 /// benchmark preempted by other processes on a shared machine is not charged for their time.
@@ -11,11 +12,8 @@ func threadCPUNanos() -> UInt64 {
 }
 
 /// Wall-clock `CLOCK_MONOTONIC`, ns.
-func monotonicNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+@inline(__always)
+func monotonicNanos() -> UInt64 { MonotonicClock.nowNanos() }
 
 /// Keeps a computed value alive so the optimiser cannot delete the work that produced it.
 @inline(never)

@@ -1,6 +1,5 @@
 import MotionCore
 import Sensors
-import TestSupportPaths
 
 /// A recorded BROAD trial, read in place from the shared data (never copied into the repo).
 struct TrialData {
@@ -13,7 +12,7 @@ struct TrialData {
         let file: String
         if let path {
             file = path
-        } else if let root = SharedDataPath.root {
+        } else if let root = SharedData.root {
             file = root + "/data/fusion/01_undisturbed_slow_rotation_A.csv.gz"
         } else {
             throw BenchError("no BROAD trial: pass --trial FILE or provide ../shared/data/fusion next to the package")

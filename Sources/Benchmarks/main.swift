@@ -11,6 +11,7 @@ let usage = """
 usage: edgemotion-bench stages [--json] [--repeats R] [--samples N] [--trial FILE.csv.gz]
        edgemotion-bench profile [--filter robust|complementary] [--samples N] [--rate HZ]
                                 [--publish-rate N] [--streams 1…4] [--synthetic]
+       edgemotion-bench dashboard [--samples N] [--repeats R] [--rate HZ] [--trial FILE.csv.gz]
        edgemotion-bench subscribe --url mqtt://127.0.0.1:PORT --topic PATTERN [--topic …]
                                   --seconds S [--warm-up S] [--ready FILE]
 
@@ -20,6 +21,8 @@ stages     per-stage ns/sample (thread CPU time; min and median over R repeats) 
            streams, and heap allocations per sample in steady state (malloc interposer).
 profile    the whole per-sample path once (3 passes: warm-up, allocation count, timed), for
            valgrind --tool=callgrind.
+dashboard  the per-sample path (processing thread CPU ns and heap allocations per sample) with the
+           dashboard on and 0 pages, then 20 pages reading /events plus one that never reads.
 subscribe  counts batches per topic (seq gaps = missing) and measures per-sample latency from the
            sample timestamp (t0_mono_ns + dt_us) to arrival, both CLOCK_MONOTONIC; prints JSON.
 """
@@ -63,6 +66,12 @@ do {
             ? c.measure(filter: ComplementaryFilter.self, trial: trial, items: samples, repeats: 1)
             : c.measure(filter: RobustAttitudeFilter.self, trial: trial, items: samples, repeats: 1)
         print("\(r.name): \(r.minimum) ns/sample, \(r.allocationsPerSample ?? -1) allocs/sample")
+    case "dashboard":
+        guard AllocationCounter.selfTest() else { throw BenchError("malloc interposer not live; allocation counts would be meaningless") }
+        let trial = try TrialData.load(path: option("--trial"))
+        print(try DashboardRun.table(trial: trial, samples: Int(option("--samples") ?? "") ?? 400_000,
+                                     repeats: Int(option("--repeats") ?? "") ?? 3, rate: Double(option("--rate") ?? "") ?? 1000,
+                                     clientCounts: [0, 20]))
     case "subscribe":
         guard let url = option("--url"), let seconds = Double(option("--seconds") ?? "") else {
             stderrPrint(usage); exit(64)

@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 /// The device's orientation relative to the reference frame of the updates it came with.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 /// Core Motion's `CMBatchedSensorManager`: accelerometer and device motion delivered in batches
 /// (one a second) at the source's rate. Thread-safe (EdgeMotion's manager locks its state).

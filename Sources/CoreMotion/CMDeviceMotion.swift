@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 /// Fused device motion: attitude, bias-corrected rotation rate, gravity and user acceleration.
 open class CMDeviceMotion: CMLogItem, @unchecked Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 // Data objects are immutable after init (every stored property is a `let`), so sharing them
 // across threads is safe: that is why they are `@unchecked Sendable` (NSObject subclasses cannot

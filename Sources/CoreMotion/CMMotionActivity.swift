@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 public enum CMMotionActivityConfidence: Int, Sendable {
     case low = 0

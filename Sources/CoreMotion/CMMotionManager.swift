@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 public typealias CMAccelerometerHandler = (CMAccelerometerData?, (any Error)?) -> Void
 public typealias CMGyroHandler = (CMGyroData?, (any Error)?) -> Void

@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 public typealias CMPedometerHandler = (CMPedometerData?, (any Error)?) -> Void
 public typealias CMPedometerEventHandler = (CMPedometerEvent?, (any Error)?) -> Void
@@ -18,7 +20,7 @@ open class CMPedometerData: NSObject, @unchecked Sendable {
     open var startDate: Date { Date(timeIntervalSince1970: value.startDate) }
     open var endDate: Date { Date(timeIntervalSince1970: value.endDate) }
     open var numberOfSteps: NSNumber { NSNumber(value: value.numberOfSteps) }
-    /// Metres (estimated from the step count and a stride length).
+    /// Metres: the sum of the counted steps' lengths (`PedometerConfiguration.stepLength(cadence:)`).
     open var distance: NSNumber? { NSNumber(value: value.distance) }
     /// `nil`: no barometer.
     open var floorsAscended: NSNumber? { value.floorsAscended.map { NSNumber(value: $0) } }

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 /// The samples of one `CMSensorRecorder` query. Iterate with `for data in list` (elements are
 /// `Any`, as with Core Motion's `NSFastEnumeration`) or

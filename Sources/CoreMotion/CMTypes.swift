@@ -1,5 +1,7 @@
 import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors
 
 /// Acceleration in g (9.81 m/s²), device frame; at rest the accelerometer reads −1 g along the
 /// axis pointing up (Core Motion's sign).

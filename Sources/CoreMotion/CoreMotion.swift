@@ -4,7 +4,9 @@
 // API it is compatible with. See docs/porting-from-ios.md and docs/core-motion-mapping.md.
 //
 // Foundation is allowed in this module only (Date, OperationQueue, NSNumber, NSError are the
-// point); EdgeMotion is imported internally so none of its names (MotionManager, Attitude, …)
-// leak into the client's namespace, where iOS code often has types of those names.
+// point); EdgeMotion, MotionCore and Sensors are imported internally so none of their names
+// (MotionManager, Attitude, …) leak into the client's namespace, where iOS code often has types of those names.
 @_exported import Foundation
 internal import EdgeMotion
+internal import MotionCore
+internal import Sensors

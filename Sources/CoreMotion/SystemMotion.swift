@@ -1,6 +1,8 @@
 import Foundation
 internal import EdgeMotion
 internal import Agent
+internal import MotionCore
+internal import Sensors
 
 /// Which IMU the Core Motion classes use, decided once per process, shared by every manager
 /// (one pipeline for all of them, like the one motion coprocessor of an iPhone):

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import Synchronization
 
 /// Severity of a log event, lowest first.
@@ -90,18 +91,8 @@ public struct Logger: Sendable {
         return out + "\""
     }
 
+    /// Now in UTC, `2026-11-30T08:00:00.250Z` (milliseconds, truncated).
     static func timestamp() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        var t = ts.tv_sec
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ v: Int32, _ n: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, n - s.count)) + s
-        }
-        let ms = Int32(ts.tv_nsec / 1_000_000)
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(ms, 3))Z"
+        RFC3339.format(unixNanos: Int64(bitPattern: MonotonicClock.realtimeNanos()))
     }
 }

@@ -100,7 +100,7 @@ struct HomeAssistantAuxiliaryTests {
 
     @Test("no auxiliary kinds, no extra entities; only light, no altitude")
     func onlyWhatIsThere() throws {
-        #expect(try discovery([]).entities.count == 9)
+        #expect(try discovery([]).entities.count == 13)   // the 14 base entities less heading
         let ids = try discovery([.light]).entities.map(\.objectID)
         #expect(ids.contains("light") && !ids.contains("relative_altitude") && !ids.contains("pressure"))
     }

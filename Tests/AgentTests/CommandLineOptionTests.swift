@@ -29,8 +29,13 @@ struct CommandLineOptionTests {
     @Test func calibrateNamesWhatIsMissingOrWrong() throws {
         let (noInput, out1) = try run(["calibrate", "gyro"])
         #expect(noInput == 64 && out1.contains("--input RECORDING is required"), "\(out1)")
-        let (badSeconds, out2) = try run(["calibrate", "gyro", "--input", "x.csv", "--seconds", "-3"])
-        #expect(badSeconds == 64 && out2.contains("--seconds needs a positive number"), "\(out2)")
+        let (badDuration, out2) = try run(["calibrate", "gyro", "--input", "x.csv", "--duration", "-3"])
+        #expect(badDuration == 64 && out2.contains("--duration needs a positive duration"), "\(out2)")
+        // The older names still work, are named as typed, and cannot be mixed with the new ones.
+        let (badSeconds, out4) = try run(["calibrate", "gyro", "--input", "x.csv", "--seconds", "-3"])
+        #expect(badSeconds == 64 && out4.contains("--seconds needs a positive duration"), "\(out4)")
+        let (both, out5) = try run(["calibrate", "gyro", "--input", "x.csv", "--output", "a", "--file", "b"])
+        #expect(both == 64 && out5.contains("give --output or its older name --file, not both"), "\(out5)")
         let (stray, out3) = try run(["calibrate", "gyro", "--input", "x.csv", "extra"])
         #expect(stray == 64 && out3.contains("unexpected argument 'extra'"), "\(out3)")
     }
@@ -50,6 +55,50 @@ struct CommandLineOptionTests {
         let (ok, out2) = try run(["calibrate", "gyro", "--input", trial, "--seconds", "5", "--file", fresh, "--dry-run"])
         #expect(ok == 0 && out2.contains("gyro bias:"), "\(out2)")
         #expect(!FileManager.default.fileExists(atPath: fresh))
+
+        // The names every other command uses: --output for what is written, --duration with units.
+        let (written, out3) = try run(["calibrate", "gyro", "--input", trial, "--duration", "5s", "--output", fresh])
+        #expect(written == 0, "\(out3)")
+        #expect(FileManager.default.fileExists(atPath: fresh))
+    }
+
+    /// `--duration` takes the same forms (90, 90s, 20m, 2h) in every command that has it.
+    @Test func everyDurationOptionTakesUnits() throws {
+        let (bad, out) = try run(["run", "--duration", "soon"])
+        #expect(bad == 64 && out.contains("is not a duration such as 90, 90s, 20m or 2h"), "\(out)")
+        let dir = NSTemporaryDirectory() + "edgemotion-duration-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/c.yaml"
+        try "state_directory: \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let (ran, out2) = try run(["run", "--config", config, "--broker", broker.url, "--duration", "0.02m"])
+        #expect(ran == 0, "\(out2)")
+        let (recorded, out3) = try run(["record", "--config", config, "--duration", "0.02m", "--output", dir + "/rec"])
+        #expect(recorded == 0, "\(out3)")
+    }
+
+    /// The commands that read the agent's state (activity, steps, recordings) find it the same
+    /// ways: from --config, or --state-dir; giving both is refused rather than guessed.
+    @Test func stateReadingCommandsAcceptConfigOrStateDirectory() throws {
+        let dir = NSTemporaryDirectory() + "edgemotion-statedir-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/c.yaml"
+        try "state_directory: \(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (list, out1) = try run(["recordings", "list", "--state-dir", dir])
+        #expect(list == 0 && out1.contains("no recordings in \(dir)/recordings"), "\(out1)")
+        let (listConfig, out2) = try run(["recordings", "list", "--config", config])
+        #expect(listConfig == 0 && out2.contains("no recordings in \(dir)/recordings"), "\(out2)")
+        let (both, out3) = try run(["recordings", "list", "--config", config, "--state-dir", dir])
+        #expect(both == 64 && out3.contains("not several"), "\(out3)")
+        for command in ["activity", "steps"] {
+            let (bothQuery, out4) = try run([command, "--from", "-1h", "--to", "now", "--config", config, "--state-dir", dir])
+            #expect(bothQuery == 64 && out4.contains("give --config or --state-dir, not both"), "\(command): \(out4)")
+            let (badConfig, out5) = try run([command, "--from", "-1h", "--to", "now", "--config", dir + "/missing.yaml"])
+            #expect(badConfig == 64 && out5.contains("missing.yaml"), "\(command): \(out5)")
+        }
     }
 
     @Test(.enabled(if: SharedData.path("data/activity/st_har/walking_01.csv") != nil, "shared data folder ../shared is absent (never copied into the repository)"))

@@ -67,7 +67,7 @@ struct ConfigDiagnosticsTests {
 
     @Test func sectionGivenAsAWordIsReportedWithItsKeys() {
         #expect(S.problems("source: simulator\n") == [
-            "t.yaml:1:9: source: expected a mapping of keys (type, rate, simulator, replay, iio, i2c, data_ready, retry_max_s), found 'simulator'"
+            "t.yaml:1:9: source: expected a mapping of keys (type, rate, simulator, replay, iio, i2c, data_ready, retry_max_s, mount), found 'simulator'"
         ])
     }
 

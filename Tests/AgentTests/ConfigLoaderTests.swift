@@ -3,6 +3,7 @@ import Testing
 import Logging
 import MotionCore
 @testable import Agent
+import Messaging
 
 /// Values are read into the typed configuration correctly.
 @Suite("Config loader")
@@ -81,7 +82,7 @@ struct ConfigLoaderTests {
         #expect(c.fusion == FusionSettings(filter: "complementary", referenceFrame: .xArbitraryZVertical,
                                            latitude: -33.9, longitude: 151.2, altitudeMeters: 58))
         #expect(c.mqtt.broker == "mqtts://broker.example.com")
-        #expect(c.mqtt.brokerAddress == BrokerAddress(scheme: .mqtts, host: "broker.example.com", port: 8883))
+        #expect(c.mqtt.brokerAddress == MQTTBrokerAddress(host: "broker.example.com", port: 8883, useTLS: true))
         #expect(c.mqtt.clientID == "kitchen" && c.mqtt.keepAlive == 60 && c.mqtt.protocol == "5")
         #expect(c.mqtt.username == "pi" && c.mqtt.password == nil && c.mqtt.passwordFile == "/etc/edgemotion/password")
         #expect(c.mqtt.tls == TLSSettings(caFile: "/etc/ca.pem", certFile: "/c.pem", keyFile: "/k.pem", version: "tlsv1.3", ciphers: "HIGH", insecure: true))

@@ -1,16 +1,18 @@
 import Testing
 @testable import Agent
+import Messaging
 
 /// Broker URLs, command-line overrides and the check-config command.
 @Suite("Config overrides and broker URLs")
 struct ConfigOverridesTests {
     @Test func brokerURLsParseWithDefaultPorts() throws {
-        #expect(try BrokerAddress(parsing: "mqtt://localhost") == BrokerAddress(scheme: .mqtt, host: "localhost", port: 1883))
-        #expect(try BrokerAddress(parsing: "mqtts://b.example.com") == BrokerAddress(scheme: .mqtts, host: "b.example.com", port: 8883))
-        #expect(try BrokerAddress(parsing: "tcp://10.0.0.2:1884/") == BrokerAddress(scheme: .tcp, host: "10.0.0.2", port: 1884))
-        #expect(try BrokerAddress(parsing: "mqtt://[::1]:18830") == BrokerAddress(scheme: .mqtt, host: "::1", port: 18830))
-        #expect(try BrokerAddress(parsing: "mqtt://[::1]:18830").description == "mqtt://[::1]:18830")
-        #expect(try BrokerAddress(parsing: "MQTTS://h").usesTLS)
+        func parse(_ url: String) throws -> MQTTBrokerAddress { try MQTTBrokerAddress(parsing: url, requiringScheme: true) }
+        #expect(try parse("mqtt://localhost") == MQTTBrokerAddress(host: "localhost", port: 1883))
+        #expect(try parse("mqtts://b.example.com") == MQTTBrokerAddress(host: "b.example.com", port: 8883, useTLS: true))
+        #expect(try parse("tcp://10.0.0.2:1884/") == MQTTBrokerAddress(host: "10.0.0.2", port: 1884))
+        #expect(try parse("mqtt://[::1]:18830") == MQTTBrokerAddress(host: "::1", port: 18830))
+        #expect(try parse("mqtt://[::1]:18830").description == "mqtt://[::1]:18830")
+        #expect(try parse("MQTTS://h").useTLS)
     }
 
     @Test(arguments: [
@@ -25,10 +27,23 @@ struct ConfigOverridesTests {
     ])
     func badBrokerURLsSayWhatIsWrong(url: String, expected: String) {
         do {
-            _ = try BrokerAddress(parsing: url)
+            _ = try MQTTBrokerAddress(parsing: url, requiringScheme: true)
             Issue.record("'\(url)' was accepted")
         } catch {
             #expect(error.description.contains(expected), "\(error)")
+        }
+    }
+
+    /// The loader and the connection use one parser: a URL the loader accepts connects to the
+    /// address it reported, and one it refuses is refused at connect time too (given a scheme).
+    @Test(arguments: ["mqtt://h", "tcp://h:1", "mqtts://h", "ssl://h:9", "tls://[::1]", "mqtt://h/", "http://h",
+                      "mqtt://h:0", "mqtt://u@h", "mqtt://h/x", "mqtt://[h]", "mqtt://a b", "mqtt://"])
+    func theLoaderAndTheConnectionAgreeOnBrokerURLs(url: String) throws {
+        let runtime = try? MQTTBrokerAddress(url: url)
+        #expect((MQTTSettings.problem(withBroker: url) == nil) == (runtime != nil), "\(url)")
+        if let runtime {
+            let config = try ConfigurationLoader.parse(yaml: "mqtt:\n  broker: \(url)\n", fileName: "t.yaml")
+            #expect(config.mqtt.brokerAddress == runtime)
         }
     }
 

@@ -194,4 +194,20 @@ struct DocumentationDriftTests {
             #expect(c.usage.lowercased().contains("exit status:"), "\(c.name) --help does not say its exit status")
         }
     }
+
+    /// One name per concept across the sub-commands' help: what a command writes is `--output`,
+    /// a time span is `--duration`, the agent's state is `--config` or `--state-dir`. The older
+    /// names (`--file`, `--seconds`) are still accepted but no help advertises them in its usage.
+    @Test func everyCommandUsesTheSameOptionNames() {
+        let retired = ["--file", "--seconds", "--out", "--dir-state", "--statedir", "--time"]
+        for c in CommandLineTool.commands {
+            let usageLines = c.usage.split(separator: "\n", omittingEmptySubsequences: false)
+                .prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            let tokens = usageLines.joined(separator: " ")
+                .split(whereSeparator: { " []|".contains($0) }).map(String.init)
+            for name in retired {
+                #expect(!tokens.contains(name), "\(c.name) --help's usage uses \(name); use the common name")
+            }
+        }
+    }
 }

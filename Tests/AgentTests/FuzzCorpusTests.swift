@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Dashboard
 import EdgeMotion
 import Messaging
 @testable import Agent
@@ -24,10 +25,16 @@ enum FuzzReplayers {
                 }
             }
             _ = MotionEventCommand.parse(bytes)
+            if case .success(let m) = MountCommand.parse(bytes) {
+                precondition(MountCommand.samplesRange.contains(m.samples))
+            }
+            _ = CalibrationCommand.parse(bytes)
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
                 _ = c.resolvedTopicPrefix
+                let m = c.source.mount.resolved(learned: nil)
+                precondition(abs(m.inertial.matrix.determinant - 1) < 1e-3 && abs(m.magnetometer.matrix.determinant - 1) < 1e-3)
             }
         },
         "query": { bytes in
@@ -54,6 +61,17 @@ enum FuzzReplayers {
             _ = try? store.activities(from: -1e12, to: 1e12, pageSize: 100)
             _ = try? store.pedometer(from: -1e12, to: 1e12, pageSize: 100)
             _ = try? store.pedometerTotals(from: -1e12, to: 1e12)
+        },
+        "http": { bytes in
+            // As HttpFuzzTarget: one raw request to a real HTTPServer (plain, or with basic auth
+            // for an odd last byte); the answer is HTTP or nothing, and the server keeps serving.
+            let line = bytes.prefix { $0 != 10 && $0 != 13 }.prefix(300)
+            _ = try? HTTPListenAddress(parsing: String(decoding: line, as: UTF8.self))
+            let server = HTTPFuzzServers.shared[Int((bytes.last ?? 0) & 1)]
+            let reply = HTTPFuzzServers.exchange(server.port, bytes)
+            precondition(reply.isEmpty || reply.starts(with: Array("HTTP/1.".utf8)), "not an HTTP response")
+            let check = HTTPFuzzServers.exchange(HTTPFuzzServers.shared[0].port, Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            precondition(check.starts(with: Array("HTTP/1.1 200".utf8)), "the server no longer answers a plain GET")
         },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
@@ -102,5 +120,43 @@ struct FuzzCorpusTests {
                                ("config", "issue14-deep-flow.yaml"), ("query", "issue14-nul-reply-to.json")] {
             #expect(Self.entries(Self.corpusDirectory.appendingPathComponent(target)).contains(name), "\(target)/\(name)")
         }
+    }
+}
+
+/// The `http` replayer's two servers (as HttpFuzzTarget's) and its raw socket exchange.
+enum HTTPFuzzServers {
+    static let shared: [HTTPServer] = [make(auth: false), make(auth: true)]
+
+    static func make(auth: Bool) -> HTTPServer {
+        var o = HTTPServer.Options(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
+        o.timeoutSeconds = 1
+        if auth { o.basicAuth = ("edge", "motion") }
+        return try! HTTPServer(options: o) { r in
+            r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
+        }
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port`, half-closes, and returns what came back (≤ 64 KiB, ≤ 2 s).
+    static func exchange(_ port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(fd >= 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = port.bigEndian
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        precondition(ok == 0, "the server stopped accepting connections")
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(fd, Int32(SHUT_WR))
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while out.count < 65536, poll(&p, 1, 2000) > 0 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            out += buffer[..<n]
+        }
+        return out
     }
 }

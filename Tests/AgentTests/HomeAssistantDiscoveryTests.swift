@@ -14,7 +14,7 @@ struct HomeAssistantDiscoveryTests {
 
     @Test func everyDocumentPassesHomeAssistantsRules() throws {
         let d = try discovery()
-        #expect(d.entities.count == 10)
+        #expect(d.entities.count == 14)
         for e in d.entities {
             let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
                                                         statusTopic: "edgemotion/board-7/status")
@@ -85,14 +85,15 @@ struct HomeAssistantDiscoveryTests {
     /// Home Assistant removes an entity when its config topic gets an empty retained payload; an
     /// entity a previous run announced (heading in a north frame) must go when it is not announced.
     @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
-        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"])
-        #expect(try discovery(heading: true, events: true).retiredConfigTopics.isEmpty)
+        let buttons = ["set_level", "arm_tamper", "disarm_tamper", "calibrate_gyro"].map { "homeassistant/button/board-7/\($0)/config" }
+        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"] + buttons)
+        #expect(try discovery(heading: true, events: true).retiredConfigTopics == buttons)
         #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
             "homeassistant/sensor/board-7/tilt/config", "homeassistant/sensor/board-7/vibration_rms/config",
             "homeassistant/binary_sensor/board-7/running/config",
             "homeassistant/event/board-7/shock/config", "homeassistant/event/board-7/free_fall/config",
             "homeassistant/event/board-7/tamper/config", "homeassistant/event/board-7/tap/config",
-        ])
+        ] + buttons)
         let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
         #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
     }
@@ -101,7 +102,7 @@ struct HomeAssistantDiscoveryTests {
     /// documents for `state/tilt` and `state/vibration` (its example payloads, copied by hand).
     @Test func eventEntitiesReadTheDocumentedStateTopics() throws {
         let d = try discovery(events: true)
-        #expect(d.entities.count == 17)
+        #expect(d.entities.count == 21)
         for e in d.entities {
             let problems = HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
                                                         statusTopic: "edgemotion/board-7/status")
@@ -192,8 +193,8 @@ struct HomeAssistantBrokerTests {
 
         // A subscriber arriving later gets every discovery document from the broker's retained store.
         let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-e2e/summary"])
-        let configs = late.waitFor(count: 10, topic: nil, timeout: .seconds(5)).filter { $0.topic.hasSuffix("/config") }
-        #expect(configs.count == 10, "agent log:\n\(agent.log)")
+        let configs = late.waitFor(count: 15, topic: nil, timeout: .seconds(5)).filter { $0.topic.hasSuffix("/config") }
+        #expect(configs.count == 14, "agent log:\n\(agent.log)")
         let allRetained = configs.allSatisfy { $0.retain }
         #expect(allRetained)
         for m in configs {
@@ -216,8 +217,8 @@ struct HomeAssistantBrokerTests {
         let ha = try TestSubscriber(url: broker.url, patterns: ["unused/x"])
         _ = try ha.client.publish(topic: "homeassistant/status", string: "online", qos: 1, retain: false)
         // (The birth message itself also arrives on `homeassistant/#`; count only what the agent sends.)
-        let again = late.waitFor(count: 10, timeout: .seconds(10)) { $0.topic.hasSuffix("/config") }
-        #expect(again.count >= 10, "\(again.count) configs re-announced")
+        let again = late.waitFor(count: 14, timeout: .seconds(10)) { $0.topic.hasSuffix("/config") && !$0.payload.isEmpty }
+        #expect(again.count >= 14, "\(again.count) configs re-announced")
         let summaryAgain = late.waitFor(count: 1, topic: "edgemotion/ha-e2e/summary", timeout: .seconds(5))
         #expect(!summaryAgain.isEmpty)
 
@@ -280,6 +281,31 @@ struct HomeAssistantBrokerTests {
         let vib = try #require(late.messages(on: "edgemotion/ha-events/state/vibration").first)
         let v = try #require(try JSONSerialization.jsonObject(with: Data(vib.payload)) as? [String: Any])
         #expect(v["rms_ms2"] != nil && v["running"] is Bool, "\(vib.payloadString)")
+    }
+
+    /// Home Assistant restarting while the device lies still subscribes afresh: steps, cadence,
+    /// distance and pace must come from the retained pedometer, not stay *unknown*.
+    @Test func thePedometerSummaryIsRetainedForALateSubscriber() throws {
+        let broker = try MosquittoBroker.start()
+        let state = NSTemporaryDirectory() + "edgemotion-ha-ped-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let config = try AgentProcess.writeConfig("""
+        device: { id: ha-ped }
+        source: { type: simulator, rate: 50, simulator: { scenario: "walking:60,stationary", seed: 2, real_time: false } }
+        activity: { pedometer_interval_s: 1 }
+        home_assistant: { enabled: true }
+        state_directory: \(state)
+        """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "4"])
+        #expect(agent.waitForExit(timeout: 15) == 0, "agent log:\n\(agent.log.suffix(2000))")
+        let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/ha-ped/pedometer"])
+        let m = try #require(late.waitFor(count: 1, topic: "edgemotion/ha-ped/pedometer", timeout: .seconds(5)).first,
+                             "no retained pedometer; agent log:\n\(agent.log.suffix(2000))")
+        #expect(m.retain)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any])
+        #expect((json["steps"] as? Int ?? 0) > 50, "\(m.payloadString)")
+        for key in ["cadence_steps_per_s", "distance_m", "pace_s_per_m"] { #expect(json[key] != nil, "\(key) in \(m.payloadString)") }
     }
 
     @Test func disabledByDefaultAnnouncesNothing() throws {

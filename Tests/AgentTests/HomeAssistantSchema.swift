@@ -2,7 +2,12 @@ import Foundation
 
 /// Home Assistant's MQTT discovery rules for the platforms we announce, transcribed from the
 /// integration's documentation (home-assistant.io `mqtt.markdown`, `sensor.mqtt.markdown`,
-/// `binary_sensor.mqtt.markdown`) and HA core's `SensorDeviceClass` / `BinarySensorDeviceClass`.
+/// `binary_sensor.mqtt.markdown`, `event.mqtt.markdown`, `button.mqtt.markdown`) and HA core's
+/// `SensorDeviceClass` / `BinarySensorDeviceClass` / `ButtonDeviceClass`. The button rules follow
+/// `homeassistant/components/mqtt/button.py` (`PLATFORM_SCHEMA_MODERN`: `command_topic` required
+/// and a valid publish topic, `payload_press` a string defaulting to `PRESS`, `retain`,
+/// `command_template`, `device_class` one of identify/restart/update; no state topic) and
+/// `home-assistant.io/integrations/button.mqtt` ("Configuration Variables").
 /// `problems(topic:payload:)` returns every rule a discovery message breaks (empty = accepted).
 enum HomeAssistantSchema {
     /// Abbreviations HA expands before validating (a subset of `abbreviations.py` that covers
@@ -16,7 +21,8 @@ enum HomeAssistantSchema {
         "ops": "options", "off_dly": "off_delay", "pl_avail": "payload_available", "pl_not_avail": "payload_not_available",
         "pl_on": "payload_on", "pl_off": "payload_off", "p": "platform", "stat_cla": "state_class", "stat_t": "state_topic",
         "sug_dsp_prc": "suggested_display_precision", "uniq_id": "unique_id", "unit_of_meas": "unit_of_measurement",
-        "val_tpl": "value_template", "t": "topic",
+        "val_tpl": "value_template", "t": "topic", "cmd_t": "command_topic", "cmd_tpl": "command_template",
+        "pl_prs": "payload_press", "ret": "retain",
     ]
     static let deviceAbbreviations: [String: String] = [
         "ids": "identifiers", "cns": "connections", "mf": "manufacturer", "mdl": "model", "mdl_id": "model_id",
@@ -39,7 +45,11 @@ enum HomeAssistantSchema {
         // MQTT event (home-assistant.io/integrations/event.mqtt): stateless, `event_types` required,
         // no expire_after / force_update.
         "event": commonKeys.subtracting(["expire_after", "force_update"]).union(["event_types"]),
+        // MQTT button: stateless, commanded only.
+        "button": commonKeys.subtracting(["expire_after", "force_update", "state_topic", "value_template"])
+            .union(["command_topic", "command_template", "payload_press", "retain"]),
     ]
+    static let buttonDeviceClasses: Set<String> = ["identify", "restart", "update"]
     static let sensorDeviceClasses: Set<String> = [
         "apparent_power", "aqi", "area", "atmospheric_pressure", "battery", "blood_glucose_concentration", "carbon_dioxide",
         "carbon_monoxide", "conductivity", "current", "data_rate", "data_size", "date", "distance", "duration", "energy",
@@ -108,10 +118,18 @@ enum HomeAssistantSchema {
         }
         let c = expand(raw)
         for k in c.keys where !allowed.contains(k) { p.append("unknown key '\(k)' for \(component)") }
-        guard let stateTopic = c["state_topic"] as? String, !stateTopic.isEmpty, !stateTopic.contains("+"), !stateTopic.contains("#") else {
-            return p + ["state_topic missing or not a valid topic"]
+        func isPublishTopic(_ t: String) -> Bool { !t.isEmpty && !t.contains("+") && !t.contains("#") && !t.contains("\u{0}") }
+        if component == "button" {
+            guard let commandTopic = c["command_topic"] as? String, isPublishTopic(commandTopic) else {
+                return p + ["command_topic missing or not a valid publish topic"]
+            }
+            if let press = c["payload_press"], !(press is String) { p.append("payload_press must be a string") }
+            if let retain = c["retain"], !(retain is Bool) { p.append("retain must be a boolean") }
+        } else {
+            guard let stateTopic = c["state_topic"] as? String, isPublishTopic(stateTopic) else {
+                return p + ["state_topic missing or not a valid topic"]
+            }
         }
-        _ = stateTopic
         if let id = c["unique_id"] as? String {
             if id.isEmpty { p.append("unique_id is empty") }
         } else {
@@ -122,6 +140,16 @@ enum HomeAssistantSchema {
             let connections = device["connections"] as? [[String]] ?? []
             if ids.isEmpty && connections.isEmpty { p.append("device needs identifiers or connections") }
             if device["name"] as? String == nil { p.append("device.name missing") }
+            // cv.configuration_url: an http(s) URL (vol.Url) or a homeassistant:// path.
+            if let url = device["configuration_url"] {
+                let text = url as? String ?? ""
+                let scheme = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                let rest = text.dropFirst(scheme.count)
+                if !(["http", "https"].contains(scheme) && rest.hasPrefix("://") && rest.count > 3 && !text.contains(" "))
+                    && !text.hasPrefix("homeassistant://") {
+                    p.append("device.configuration_url '\(text)' is not an http(s) or homeassistant:// URL")
+                }
+            }
         } else if c["device"] != nil {
             p.append("device is not an object")
         }
@@ -132,7 +160,8 @@ enum HomeAssistantSchema {
             if availability.isEmpty { p.append("availability list is empty") }
             for item in availability where item["topic"] as? String == nil { p.append("availability item without topic") }
             if !availability.contains(where: { $0["topic"] as? String == statusTopic }) { p.append("availability does not use \(statusTopic)") }
-        } else if c["availability_topic"] as? String != statusTopic {
+        } else if c["availability_topic"] as? String != statusTopic, c["state_topic"] as? String != statusTopic {
+            // (An entity whose state *is* the status topic, the connectivity sensor, needs none.)
             p.append("availability not tied to \(statusTopic)")
         }
         if c["availability"] != nil && c["availability_topic"] != nil { p.append("availability and availability_topic are mutually exclusive") }
@@ -141,8 +170,11 @@ enum HomeAssistantSchema {
         if let cat = c["entity_category"] as? String, cat != "diagnostic", !(cat == "config" && component != "sensor") {
             p.append("entity_category '\(cat)' not allowed for \(component)")
         }
-        if let tpl = c["value_template"] as? String, !(tpl.contains("{{") && tpl.contains("}}")) {
-            p.append("value_template is not a template")
+        for key in ["value_template", "json_attributes_template", "command_template"] {
+            if let tpl = c[key] as? String, !(tpl.contains("{{") && tpl.contains("}}")) { p.append("\(key) is not a template") }
+        }
+        if c["json_attributes_template"] != nil && c["json_attributes_topic"] == nil {
+            p.append("json_attributes_template without json_attributes_topic")
         }
         let deviceClass = c["device_class"] as? String
         switch component {
@@ -172,6 +204,8 @@ enum HomeAssistantSchema {
             if let dc = deviceClass, !["button", "doorbell", "motion"].contains(dc) { p.append("event device_class '\(dc)' unknown") }
             if (c["event_types"] as? [String] ?? []).isEmpty { p.append("event needs event_types") }
             if c["state_topic"] == nil { p.append("event needs state_topic") }
+        case "button":
+            if let dc = deviceClass, !buttonDeviceClasses.contains(dc) { p.append("button device_class '\(dc)' unknown") }
         default: break
         }
         return p

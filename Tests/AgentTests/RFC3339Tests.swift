@@ -1,5 +1,6 @@
 import Testing
 @testable import Agent
+import Platform
 
 /// The date-times of history and recording queries: strict RFC 3339 in, UTC milliseconds out.
 @Suite("RFC 3339 date-times")

@@ -4,6 +4,7 @@ import EdgeMotion
 import Messaging
 import TestSupport
 @testable import Agent
+import Platform
 
 /// `edgemotion record`, `recordings`, `replay` as users run them: the real binary.
 @Suite("Recording commands", .serialized)

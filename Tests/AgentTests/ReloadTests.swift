@@ -155,4 +155,31 @@ struct ReloadTests {
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
     }
+
+    /// `auxiliary:` devices are opened when a reload is checked: one that is not there rejects the
+    /// reload (naming `auxiliary`) and the IMU streams keep running on the old configuration. (With
+    /// real devices, the VM check `agent-iio-auxiliary` reloads their rates: `seq` and the altitude
+    /// reference continue.)
+    @Test func aReloadNamingAMissingAuxiliaryDeviceIsRejectedAndNothingStops() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/#"])
+        let dir = try Reliability.tempDirectory("reload-aux")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = Reliability.config(id: "aux", stateDirectory: dir)
+        let config = try AgentProcess.writeConfig(base)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let topic = "edgemotion/aux/sensor/accelerometer"
+        _ = sub.waitFor(count: 10, topic: topic, timeout: .seconds(15))
+        try base.appending("auxiliary: { devices: [no-such-barometer], rate: 2, publish_rate: 1 }\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        agent.signal(SIGHUP)
+        for _ in 0..<50 where !agent.log.contains("reload rejected") { usleep(100_000) }
+        #expect(agent.log.contains("reload rejected") && agent.log.contains("auxiliary:"), "log:\n\(agent.log)")
+        #expect(!agent.log.contains("pipeline (restarted)"))
+        let before = sub.messages(on: topic).count
+        _ = sub.waitFor(count: before + 5, topic: topic, timeout: .seconds(10))
+        #expect(sub.messages(on: topic).count >= before + 5, "still publishing")
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0)
+    }
 }

@@ -3,6 +3,7 @@ import Testing
 import CMallocCounter
 import MotionCore
 @testable import EdgeMotion
+import Sensors
 
 @Suite("Allocation-free runtime consumers")
 struct ConsumerAllocationTests {

@@ -51,14 +51,22 @@ struct PipelineAllocationTests {
         measureProcessing(ComplementaryFilter.self)
     }
 
-    func measureProcessing<F: AttitudeFilter>(_ filter: F.Type) {
+    @Test func processingWithAMountedChipDoesNotAllocate() throws {
+        // x: -y, y: x, z: z for accel/gyro, a learned tilt for the magnetometer: two 3×3 multiplies per sample.
+        let mount = IMUMount(inertial: try SensorMount(remapX: SignedAxis(.y, negated: true), y: SignedAxis(.x), z: SignedAxis(.z)),
+                             magnetometer: try SensorMount.learned(fromRestingSpecificForce: Vector3(1, 2, 9.5)))
+        measureProcessing(RobustAttitudeFilter.self, mount: mount)
+    }
+
+    func measureProcessing<F: AttitudeFilter>(_ filter: F.Type, mount: IMUMount = .identity) {
         let rate = 1000.0
-        let config = PipelineConfiguration(
+        var config = PipelineConfiguration(
             requestedRate: rate,
             accelerometer: StreamSchedule(rate: 1000, publishRate: 50),
             gyroscope: StreamSchedule(rate: 500, publishRate: 25),
             magnetometer: StreamSchedule(rate: 100, publishRate: 10),
             motion: StreamSchedule(rate: 200, publishRate: 10))
+        config.mount = mount
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(config.schedule(for: s), sourceRate: rate) }
         var processor = MotionProcessor<F>(

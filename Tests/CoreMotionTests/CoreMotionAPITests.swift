@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CoreMotion
 import EdgeMotion
+import MotionCore
 
 /// Core Motion's constants and error bridging, checked against Apple's published values
 /// (CMError.h: `CMErrorNULL = 100` and the codes after it in order; CMAttitude.h: the

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import CoreMotion
 import EdgeMotion
+import MotionCore
+import Sensors
 
 /// `CMSensorRecorder` keeps what it records on disk for 3 days, across launches: a second
 /// recorder (a new launch, reading the same directory) finds the first one's samples, and files

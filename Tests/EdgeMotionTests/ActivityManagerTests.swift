@@ -114,10 +114,13 @@ struct ActivityManagerTests {
         #expect(abs(last - truth) <= max(3, truth / 10), "counted \(last), scripted \(truth)")
         #expect(updates.withLock { $0.last?.startDate } == start.secondsSince1970)
         #expect(events.withLock { $0.map(\.kind) } == [.resume, .pause])
+        // The walk ended: the last update says so (cadence and pace 0), though no step came after it.
+        #expect(updates.withLock { $0.last.map { $0.currentCadence == 0 && $0.currentPace == 0 } } == true)
 
         let total = try await pedometer.pedometerData(from: wide.from, to: wide.to)
         #expect(total.numberOfSteps == last)
-        #expect(abs(total.distance - Double(last) * PedometerConfiguration().effectiveStrideLength) < 1e-6)
+        #expect(abs(total.distance - (updates.withLock { $0.last?.distance } ?? 0)) < 1e-6)
+        #expect(total.distance > 0.55 * Double(last) && total.distance < 0.9 * Double(last), "\(total.distance) m for \(last) steps")
         let none = try await pedometer.pedometerData(from: wide.from, to: wide.from + 10)
         #expect(none.numberOfSteps == 0)
     }

@@ -1,4 +1,4 @@
-// libFuzzer target `command`: the run-time command payload parsers (`<prefix>/cmd/stream`, `cmd/events`), then
+// libFuzzer target `command`: the run-time command payload parsers (`<prefix>/cmd/stream`, `cmd/events`, `cmd/mount`, `cmd/calibrate`), then
 // applying a parsed command against two source rates (every derived size is checked there).
 // Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package. The normal
 // suite replays Tests/Fuzz/corpus/command through the same calls (FuzzCorpusTests).
@@ -13,5 +13,9 @@ public func fuzzCommand(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     }
     _ = MotionEventCommand.parse(bytes)   // <prefix>/cmd/events
+    if case .success(let m) = MountCommand.parse(bytes) {   // <prefix>/cmd/mount
+        precondition(MountCommand.samplesRange.contains(m.samples))
+    }
+    _ = CalibrationCommand.parse(bytes)   // <prefix>/cmd/calibrate
     return 0
 }

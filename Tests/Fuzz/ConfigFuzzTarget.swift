@@ -7,6 +7,9 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     if let c = try? ConfigurationLoader.parse(yaml: text, fileName: "fuzz.yaml") {
         _ = c.resolvedTopicPrefix
+        // Every mount that loads is a proper rotation.
+        let m = c.source.mount.resolved(learned: nil)
+        precondition(abs(m.inertial.matrix.determinant - 1) < 1e-3 && abs(m.magnetometer.matrix.determinant - 1) < 1e-3)
     }
     return 0
 }

@@ -30,19 +30,25 @@ import Testing
 
     @Test(arguments: [
         ("", "empty"),
-        ("http://broker:80", "unknown scheme \"http\""),
-        ("mqtt://", "host is empty"),
-        ("mqtt://:1883", "host is empty"),
-        ("mqtt://broker:", "port after \":\" is empty"),
-        ("mqtt://broker:abc", "port \"abc\" is not a number"),
-        ("mqtt://broker:0", "outside 1…65535"),
-        ("mqtt://broker:70000", "outside 1…65535"),
-        ("mqtt://broker:1883/topic", "paths"),
-        ("mqtt://user:pw@broker", "user info"),
-        ("::1:1883", "IPv6 addresses must be written in brackets"),
-        ("[::1", "closing \"]\""),
-        ("[::1]x", "expected \":port\""),
+        ("   ", "empty"),
+        ("http://broker:80", "unsupported scheme 'http://'"),
+        ("mqtt://", "has no host"),
+        ("mqtt://:1883", "has no host"),
+        ("mqtt://[]:1883", "has no host"),
+        ("mqtt://broker:", "port after ':' is empty"),
+        ("mqtt://broker:abc", "port 'abc' is not valid"),
+        ("mqtt://broker:+1883", "port '+1883' is not valid"),
+        ("mqtt://broker:0", "use 1…65535 (default 1883)"),
+        ("mqtts://broker:70000", "use 1…65535 (default 8883)"),
+        ("mqtt://broker:1883/topic", "has a path or query"),
+        ("mqtt://broker?x=1", "has a path or query"),
+        ("mqtt://user:pw@broker", "credentials in the URL are not supported"),
+        ("::1:1883", "IPv6 addresses in brackets"),
+        ("[::1", "missing ']'"),
+        ("[::1]x", "expected ':port' after ']'"),
         ("[broker]:1883", "only for IPv6"),
+        ("mqtt://bro ker", "'bro ker' is not a valid host name"),
+        ("mqtt://héllo", "not a valid host name"),
     ])
     func invalidURLsAreRejectedNamingTheURLAndTheProblem(_ url: String, _ problem: String) {
         do {
@@ -52,6 +58,31 @@ import Testing
             #expect(error.kind == .invalidURL)
             #expect(error.context.contains("\"\(url)\""), "\(error)")
             #expect(error.description.contains(problem), "\(error)")
+        }
+    }
+
+    /// The configuration file asks for an explicit scheme; otherwise the grammar is the same.
+    @Test func requiringASchemeRefusesOnlyBareHosts() throws {
+        for bare in ["localhost", "localhost:1883", "[::1]:1883"] {
+            #expect(throws: MQTTBrokerAddress.ParseError.self) { try MQTTBrokerAddress(parsing: bare, requiringScheme: true) }
+            #expect((try? MQTTBrokerAddress(parsing: bare)) != nil, "\(bare)")
+        }
+        do {
+            _ = try MQTTBrokerAddress(parsing: "localhost:1883", requiringScheme: true)
+        } catch {
+            #expect(error.description == "'localhost:1883' has no scheme; write it like mqtt://localhost:1883 or mqtts://broker.example.com:8883")
+        }
+        for url in ["mqtt://h", "tcp://h:2", "mqtts://h", "ssl://h", "TLS://h:3", "mqtt://[::1]"] {
+            #expect(try MQTTBrokerAddress(parsing: url, requiringScheme: true) == MQTTBrokerAddress(parsing: url), "\(url)")
+        }
+    }
+
+    @Test func everySchemeHasItsMeaningAndDefaultPort() throws {
+        let expected: [(String, Bool, Int)] = [("mqtt", false, 1883), ("tcp", false, 1883), ("mqtts", true, 8883), ("ssl", true, 8883), ("tls", true, 8883)]
+        #expect(expected.map(\.0) == MQTTBrokerAddress.Scheme.allCases.map(\.rawValue))
+        for (scheme, tls, port) in expected {
+            let a = try MQTTBrokerAddress(url: "\(scheme)://h")
+            #expect(a.useTLS == tls && a.port == port, "\(scheme)")
         }
     }
 

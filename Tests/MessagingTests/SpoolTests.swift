@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Messaging
+import Platform
 
 /// The on-disk event spool: replay in order, acknowledgements, damage handling.
 @Suite struct SpoolTests {

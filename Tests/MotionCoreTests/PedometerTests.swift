@@ -21,16 +21,55 @@ struct PedometerTests {
         #expect(abs(pedometer.data.currentCadence - cadence) < 0.1 * cadence)
     }
 
-    @Test func distanceAndPaceFollowTheStrideFromHeight() {
-        var pedometer = Pedometer(configuration: PedometerConfiguration(height: 1.80))
-        var signal = SyntheticRecording(rate: 50)
-        signal.generate(.gait(cadence: 2.0, amplitude: 2.5), duration: 30) { t, f, _ in
+    /// Walks `duration` s of synthetic gait at `cadence` steps/s through a pedometer with `configuration`.
+    static func walk(_ configuration: PedometerConfiguration, cadence: Double, duration: Double = 40) -> PedometerData {
+        var pedometer = Pedometer(configuration: configuration)
+        var signal = SyntheticRecording(rate: 50, seed: UInt64(cadence * 10))
+        signal.generate(.gait(cadence: cadence, amplitude: cadence > 2.5 ? 7.0 : 2.5), duration: duration) { t, f, _ in
             _ = pedometer.update(time: t, specificForce: f)
         }
-        let d = pedometer.data
-        let stride = 0.415 * 1.80
-        #expect(abs(d.distance - Double(d.numberOfSteps) * stride) < 1e-9)
-        #expect(abs(d.currentPace - 1 / (2.0 * stride)) < 0.1 / (2.0 * stride))
+        return pedometer.data
+    }
+
+    @Test func aMeasuredStepLengthIsUsedForEveryStep() {
+        for cadence in [1.6, 2.2] {
+            let d = Self.walk(PedometerConfiguration(strideLength: 0.72), cadence: cadence)
+            #expect(abs(d.distance - Double(d.numberOfSteps) * 0.72) < 1e-9)
+            // Pace is the inverse of speed = cadence × step length.
+            let pace = 1 / (cadence * 0.72)
+            #expect(abs(d.currentPace - pace) < 0.1 * pace, "cadence \(cadence): pace \(d.currentPace) s/m, expected \(pace)")
+            #expect(abs(d.averageActivePace - pace) < 0.05 * pace, "average active pace \(d.averageActivePace) s/m, expected \(pace)")
+        }
+    }
+
+    @Test func fromHeightTheStepIs0415TimesHeightAtANormalCadenceAndLongerWhenFaster() {
+        let normal = Self.walk(PedometerConfiguration(height: 1.80), cadence: 1.8)
+        let step = normal.distance / Double(normal.numberOfSteps)
+        #expect(abs(step - 0.415 * 1.80) < 0.02 * 0.415 * 1.80, "mean step \(step) m at 1.8 steps/s")
+        let brisk = Self.walk(PedometerConfiguration(height: 1.80), cadence: 2.2)
+        let briskStep = brisk.distance / Double(brisk.numberOfSteps)
+        #expect(briskStep > step * 1.05 && briskStep < step * 1.2, "2.2 steps/s: \(briskStep) m against \(step) m at 1.8")
+        // Pace and distance agree: walking time / distance, and 1 / speed now, for a steady walk.
+        #expect(abs(brisk.averageActivePace * brisk.distance / Double(brisk.numberOfSteps) - 1 / 2.2) < 0.05 / 2.2)
+        #expect(abs(brisk.currentPace - brisk.averageActivePace) < 0.1 * brisk.averageActivePace)
+        let anyone = Self.walk(PedometerConfiguration(), cadence: 1.8)
+        #expect(abs(anyone.distance / Double(anyone.numberOfSteps) - 0.7) < 0.02 * 0.7, "no height: 0.7 m at 1.8 steps/s")
+    }
+
+    @Test func cadenceAndPaceAreZeroWhileTheGaitGateIsClosed() {
+        // Walking (gate open), then the same rhythm while the activity detector says cycling:
+        // no step is counted and cadence and pace read 0, not the walk's last value.
+        var pedometer = Pedometer()
+        _ = pedometer.setGait(true)
+        var signal = SyntheticRecording(rate: 50, seed: 5)
+        signal.generate(.gait(cadence: 1.8, amplitude: 2.5), duration: 20) { t, f, _ in _ = pedometer.update(time: t, specificForce: f) }
+        #expect(pedometer.isWalking && abs(pedometer.data.currentCadence - 1.8) < 0.18)
+        let walked = pedometer.data.numberOfSteps
+        _ = pedometer.setGait(false)
+        signal.generate(.gait(cadence: 1.8, amplitude: 2.5), duration: 10) { t, f, _ in _ = pedometer.update(time: t, specificForce: f) }
+        #expect(!pedometer.isWalking)
+        #expect(pedometer.data.currentCadence == 0 && pedometer.data.currentPace == 0)
+        #expect(pedometer.data.numberOfSteps == walked)
     }
 
     @Test func reportsResumeThenPauseAndCountsNothingWhileStill() {
@@ -131,11 +170,25 @@ struct PedometerTests {
 
     /// oxford_steps (Salvi et al., EMBC 2018): 48 walks of 2–3 min by 3 people with 3 phones in 7
     /// placements, each with the data set's own ground-truth step count (manifest.tsv, `gt_steps`).
-    /// The pedometer runs gated by the activity detector, as the agent runs it. Every walk within
-    /// 3 %, and the median |error| of each placement within 1 %. Known issue: today's pedometer and
-    /// gate miss that on every placement (errors up to 17 %, issue 19); the expectations are kept,
-    /// inside `withKnownIssue`, so the run shows the gap and says when it closes.
+    /// The pedometer runs gated by the activity detector, as the agent runs it. Target: every walk
+    /// within 3 %, and the median |error| of each placement within 1 %. The pedometer's settings were
+    /// chosen by leave-one-placement-out and leave-one-subject-out cross-validation on these walks
+    /// (docs/activity.md), so each placement is scored with settings its own walks did not choose.
     static let oxfordPlacements = ["InHand", "FrontPocket", "BackPocket", "Armband", "NeckPouch", "Purse", "SwingingArm"]
+
+    /// Placements that do not (yet) truly meet the target, and why (issue 19). Their expectations are
+    /// kept, inside `withKnownIssue`, so the run shows the gap and says when it closes. Only NeckPouch
+    /// meets it with the defaults and under both held-out protocols (docs/activity.md, Pedometer).
+    /// - BackPocket, Purse: within target with the defaults (gated: median 0.86 % / max 2.1 %, and
+    ///   0.91 % / 2.4 %), but not when their own walks are held out of the choice of settings
+    ///   (leave-one-subject-out back pocket max 18.7 %, leave-one-placement-out purse median 2.9 %).
+    /// - FrontPocket: every walk within 3 %, median 1.8 %.
+    /// - InHand: two slow (1.4 steps/s) carpet walks of one phone count +8 %: the hand adds a
+    ///   second bump to every step that reaches the adaptive threshold (the other 14 walks: ≤ 1.6 %).
+    /// - Armband, SwingingArm: the Pixel walks of one person count 4.6–7.4 % fewer than the ground
+    ///   truth, but |a| itself shows only that many cycles (its band-passed zero crossings give the
+    ///   same count), so no threshold on |a| finds the rest; the other armband walks are within 2.2 %.
+    static let oxfordPlacementsMissingTheTarget: Set = ["InHand", "FrontPocket", "BackPocket", "Armband", "Purse", "SwingingArm"]
 
     @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
           arguments: oxfordPlacements)
@@ -157,8 +210,13 @@ struct PedometerTests {
         }
         let sorted = errors.sorted()
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        withKnownIssue("issue 19: the pedometer misses ±3 % on unseen oxford_steps placements", isIntermittent: true) {
-            #expect(sorted.last! <= 3 && median <= 1, "\(placement): median |error| \(median) %; \(report.joined(separator: "; "))")
+        let summary = "\(placement): median |error| \(median) %; \(report.joined(separator: "; "))"
+        if Self.oxfordPlacementsMissingTheTarget.contains(placement) {
+            withKnownIssue("issue 19: \(placement) misses median ≤ 1 %, max ≤ 3 % on oxford_steps", isIntermittent: true) {
+                #expect(sorted.last! <= 3 && median <= 1, "\(summary)")
+            }
+        } else {
+            #expect(sorted.last! <= 3 && median <= 1, "\(summary)")
         }
     }
 }

@@ -115,33 +115,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     private func launch() throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [String] = [MosquittoBroker.executable, "-c", configPath]
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for a in cArgs { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, MosquittoBroker.executable, &actions, &attr, &cArgs, environ)
-        guard rc == 0 else {
-            throw MosquittoBrokerError("cannot launch \(MosquittoBroker.executable): \(String(cString: strerror(rc))) — `apt-get install mosquitto`")
-        }
+        let pid = try SpawnedProcess.spawn([MosquittoBroker.executable, "-c", configPath], logPath: logPath)
         lock.withLock { childPID = pid }
         let deadline = Date().addingTimeInterval(5)
         var exitStatus: Int32?
@@ -161,19 +135,6 @@ public final class MosquittoBroker: @unchecked Sendable {
             + "(\(exitStatus.map { "exited, wait status \($0)" } ?? "killed")). Config \(configPath). Log:\n\(log())")
     }
 
-    /// Sends `signal` and waits ≤ `timeout` seconds for the child to exit; returns whether it did.
-    private static func signalAndReap(_ pid: pid_t, _ signal: Int32, timeout: Double) -> Bool {
-        Glibc.kill(pid, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid || r < 0 { return true }
-            if Date() >= deadline { return false }
-            usleep(5_000)
-        }
-    }
-
     /// The broker's log so far (stdout + stderr).
     public func log() -> String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(no log at \(logPath))"
@@ -190,15 +151,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     public func stop() {
         guard let pid = takePID() else { return }
         Glibc.kill(pid, SIGCONT)   // a paused broker cannot handle SIGTERM
-        if !MosquittoBroker.signalAndReap(pid, SIGTERM, timeout: 3) {
-            _ = MosquittoBroker.signalAndReap(pid, SIGKILL, timeout: 3)
+        if !SpawnedProcess.signalAndReap(pid, SIGTERM, timeout: 3) {
+            _ = SpawnedProcess.signalAndReap(pid, SIGKILL, timeout: 3)
         }
     }
 
     /// SIGKILL: the broker dies at once, without closing client connections cleanly.
     public func kill() {
         guard let pid = takePID() else { return }
-        _ = MosquittoBroker.signalAndReap(pid, SIGKILL, timeout: 3)
+        _ = SpawnedProcess.signalAndReap(pid, SIGKILL, timeout: 3)
     }
 
     /// SIGSTOP: the broker freezes; TCP connections stay open but nothing is answered.
@@ -214,6 +175,13 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Stops and starts the broker again on the same port (mosquitto sets SO_REUSEADDR).
     public func restart() throws {
         stop()
+        try launch()
+    }
+
+    /// Starts the broker again after `stop()`, on the same port with the same config (an outage of
+    /// the caller's length). Does nothing while it runs.
+    public func relaunch() throws {
+        guard pid == nil else { return }
         try launch()
     }
 }

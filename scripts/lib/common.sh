@@ -10,9 +10,10 @@ EDGEMOTION_PACKAGES=(
 )
 
 # What only the test suite needs besides: a real terminal for the demo's Ctrl-C test (tmux),
-# promtool for /metrics (scripts/dashboard-screenshot installs headless Chromium itself).
+# promtool and a real Prometheus server for /metrics (prometheus), headless Chromium for the
+# dashboard's browser test and its screenshot (chromium).
 EDGEMOTION_TEST_PACKAGES=(
-  tmux prometheus
+  tmux prometheus chromium
 )
 
 # ensure_packages PKG...: installs the Debian packages that are missing, and nothing else.
@@ -44,6 +45,37 @@ ensure_swift() {
     echo "error: the Swift toolchain (6.x) is not on PATH; install it from swift.org and retry" >&2
     exit 1
   fi
+}
+
+# swift_build_with_progress ARGS...: `swift build ARGS` with one updating line
+# ("== building: 45% (290/645), 38 s") on a terminal and nothing while it runs otherwise;
+# the full log goes to a file, and on failure its errors and the log's path are printed.
+swift_build_with_progress() {
+  local log start rc line pct
+  log=$(mktemp /tmp/edgemotion-build.XXXXXX.log)
+  start=$SECONDS
+  if [ -t 2 ]; then
+    { swift build "$@" 2>&1 && echo "swift-build-exit=0" || echo "swift-build-exit=$?"; } | tee "$log" |
+      while IFS= read -r line; do
+        if [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]]; then
+          pct=$(( 100 * BASH_REMATCH[1] / BASH_REMATCH[2] ))
+          printf '\r\033[K== building: %d%% (%d/%d steps), %d s' "$pct" "${BASH_REMATCH[1]}" \
+            "${BASH_REMATCH[2]}" $(( SECONDS - start )) >&2
+        fi
+      done
+    printf '\r\033[K' >&2
+  else
+    { swift build "$@" 2>&1 && echo "swift-build-exit=0" || echo "swift-build-exit=$?"; } >"$log"
+  fi
+  rc=$(sed -n 's/^swift-build-exit=//p' "$log" | tail -n 1)
+  if [ "${rc:-1}" != 0 ]; then
+    echo "error: swift build $* failed (exit ${rc:-?}); its errors:" >&2
+    grep -E 'error:' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
+    echo "full log: $log" >&2
+    return 1
+  fi
+  echo "== built in $(( SECONDS - start )) s ($(grep -v '^swift-build-exit=' "$log" | tail -n 1))"
+  rm -f "$log"
 }
 
 # free_port: prints a TCP port on 127.0.0.1 that nothing listens on.

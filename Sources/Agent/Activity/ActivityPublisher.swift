@@ -11,8 +11,9 @@ import Synchronization
 /// - `<prefix>/activity` (QoS 1, retained): the current activity, on change only;
 /// - `<prefix>/events/activity` (QoS 1, spooled until acknowledged): every change, with a
 ///   per-run `seq`, never dropped, so a persistent-session subscriber sees each exactly once;
-/// - `<prefix>/pedometer` (QoS 1): steps, distance, cadence, pace since the agent started,
-///   every `activity.pedometer_interval_s` while they change;
+/// - `<prefix>/pedometer` (QoS 1, retained): steps, distance, cadence, pace since the agent started,
+///   every `activity.pedometer_interval_s` while they change, and at once when a walk ends
+///   (cadence and pace 0);
 /// - `<prefix>/pedometer/events` (QoS 1, spooled): walking paused / resumed.
 ///
 /// History (SQLite in the state directory) is written by the engine; `HistoryQueryResponder`
@@ -30,7 +31,7 @@ final class ActivityPublisher: Sendable {
     private let interval: Double
     private let queue = DispatchQueue(label: "edgemotion.activity-publisher")
     private let log = Logger(label: "activity")
-    private let state = Mutex<(seq: UInt64, lastPedometer: Double)>((0, 0))
+    private let state = Mutex<(seq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0))
 
     init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, prefix: String) throws {
         store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
@@ -71,9 +72,13 @@ final class ActivityPublisher: Sendable {
                 return
             }
             guard let data else { return }
+            // Every `interval` while the count changes; the end of a walk (cadence 0) always,
+            // so the topic never keeps the last walk's cadence and pace.
             let due = state.withLock { s -> Bool in
-                guard data.endDate - s.lastPedometer >= interval else { return false }
+                let walkEnded = data.currentCadence == 0 && s.lastCadence > 0
+                guard data.endDate - s.lastPedometer >= interval || walkEnded else { return false }
                 s.lastPedometer = data.endDate
+                s.lastCadence = data.currentCadence
                 return true
             }
             if due { publish(data) }
@@ -125,6 +130,8 @@ final class ActivityPublisher: Sendable {
         if let up = p.floorsAscended { w.field("floors_ascended", up) }
         if let down = p.floorsDescended { w.field("floors_descended", down) }
         w.endObject()
-        outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: false)
+        // Retained: Home Assistant (or any late subscriber) gets the last totals after its own
+        // restart, while the device lies still and no new summary is due.
+        outbox.enqueueState(topic: pedometerTopic, payload: w.buffer, qos: 1, retain: true)
     }
 }

@@ -1,3 +1,4 @@
+import Platform
 /// A history request received on `<prefix>/query/activity`, `<prefix>/query/pedometer` or
 /// `<prefix>/query/recordings`:
 ///

@@ -1,17 +1,19 @@
 import EdgeMotion
 import Messaging
 import MotionCore
+import Platform
 
 /// `edgemotion activity`: the stored activity history (`queryActivityStarting(from:to:)`).
 struct ActivityCommand: Command {
     let name = "activity"
     let summary = "query the activity history (7 days) in the state directory"
     let usage = """
-    usage: edgemotion activity --from T --to T [--format json|table] [--state-dir DIR]
+    usage: edgemotion activity --from T --to T [--format json|table] [--config FILE | --state-dir DIR]
                                [--page N] [--page-size N]
 
     Lists activity changes that started in [from, to). T is ISO-8601 UTC (2026-11-30T08:00:00Z),
     Unix seconds (1796000000), 'now', or relative to now (-90s, -15m, -2h, -7d).
+      --config FILE     read the history in this configuration's state_directory
       --state-dir DIR   the agent's state directory (default \(HistoryQueryOptions.defaultStateDirectory))
       --page N          page to return, from 0 (default 0); --page-size N rows per page (default 500)
     JSON output has next_page (null on the last page).
@@ -88,6 +90,7 @@ struct HistoryQueryOptions {
     static func parse(_ arguments: [String], command: String, allowInput: Bool = false) -> Parsed {
         var o = HistoryQueryOptions()
         var fromText: String?, toText: String?
+        var configPath: String?, stateDirectoryGiven = false
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
@@ -99,7 +102,8 @@ struct HistoryQueryOptions {
             case "--format":
                 guard v == "json" || v == "table" else { return .failure("edgemotion \(command): --format \(v): use json or table") }
                 o.format = v
-            case "--state-dir": o.stateDirectory = v
+            case "--state-dir": o.stateDirectory = v; stateDirectoryGiven = true
+            case "--config": configPath = v
             case "--page":
                 guard let n = Int(v), n >= 0 else { return .failure("edgemotion \(command): --page \(v): use a whole number ≥ 0") }
                 o.page = n
@@ -119,6 +123,14 @@ struct HistoryQueryOptions {
                 return .failure("edgemotion \(command): unknown option '\(a)'. Run 'edgemotion \(command) --help'.")
             }
             i += 2
+        }
+        if let configPath {
+            guard !stateDirectoryGiven else {
+                return .failure("edgemotion \(command): give --config or --state-dir, not both")
+            }
+            do { o.stateDirectory = try ConfigurationLoader.load(path: configPath).stateDirectory } catch {
+                return .failure("\(error)")
+            }
         }
         if o.input != nil { return .success(o) }
         guard let fromText, let toText else { return .failure("edgemotion \(command): --from and --to are required") }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import MotionCore
 import Sensors
 
@@ -10,8 +11,8 @@ struct CalibrateCommand: Command {
     let name = "calibrate"
     let summary = "calibrate gyro bias, accelerometer (six faces) or magnetometer (ellipsoid) from a recording"
     let usage = """
-        usage: edgemotion calibrate gyro|accel|mag --input RECORDING [--config FILE] [--file CALIBRATION]
-                                                   [--sensor ID] [--seconds N] [--dry-run] [--replace]
+        usage: edgemotion calibrate gyro|accel|mag --input RECORDING [--config FILE] [--output CALIBRATION]
+                                                   [--sensor ID] [--duration DURATION] [--dry-run] [--replace]
 
           gyro    keep the device still for 10–30 s: the mean rate is the bias
           accel   rest the device on each of its six faces for 5 s (any order)
@@ -24,10 +25,12 @@ struct CalibrateCommand: Command {
                          (fusion.calibration_file, else <state_directory>/edgemotion-calibration.txt)
                          and is made for its device.id (default: built-in defaults, i.e.
                          /var/lib/edgemotion/edgemotion-calibration.txt and the host name)
-          --file FILE    calibration file to update (default: the one --config names, see above)
+          --output FILE  calibration file to update (default: the one --config names, see above;
+                         --file is the older name and still works)
           --sensor ID    sensor identity stored in the file; the agent loads only a file made for its
                          device.id (default: --config's device.id, else the sanitised host name)
-          --seconds N    use only the first N seconds of the recording (e.g. its still start)
+          --duration D   use only the first D of the recording: 25, 25s, 2m (e.g. its still start;
+                         --seconds N is the older name and still works)
           --dry-run      print the result, write nothing
           --replace      start a new file even if the existing one is damaged or belongs to another sensor
 
@@ -49,22 +52,24 @@ struct CalibrateCommand: Command {
             return 64
         }
         guard let options = OptionScanner(command: name, arguments: Array(arguments.dropFirst()),
-                                          valued: ["--input", "--config", "--file", "--sensor", "--seconds"],
+                                          valued: ["--input", "--config", "--output", "--file", "--sensor", "--duration", "--seconds"],
                                           flagNames: ["--dry-run", "--replace"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion calibrate: unexpected argument '\(options.positional[0])'. Run 'edgemotion calibrate --help'.")
             return 64
         }
+        guard let outputOption = options.oneOf("--output", "--file"),
+              let durationOption = options.oneOf("--duration", "--seconds") else { return 64 }
         let input = options["--input"]
         // One path and one identity for the guide, this command and the agent (FusionSetup).
         guard let configuration = options.configuration() else { return 2 }
-        let file = options["--file"] ?? FusionSetup.calibrationPath(configuration)
+        let file = outputOption.value ?? FusionSetup.calibrationPath(configuration)
         let sensor = options["--sensor"] ?? FusionSetup.calibrationSensor(configuration)
         let dryRun = options.flags.contains("--dry-run"), replace = options.flags.contains("--replace")
         var seconds = Double.infinity
-        if let text = options["--seconds"] {
-            guard let s = Double(text), s > 0 else {
-                printError("edgemotion calibrate: --seconds needs a positive number.")
+        if let text = durationOption.value {
+            guard let s = OptionScanner.duration(text) else {
+                printError("edgemotion calibrate: \(durationOption.name) needs a positive duration such as 25, 25s or 2m.")
                 return 64
             }
             seconds = s
@@ -164,13 +169,13 @@ struct CalibrateCommand: Command {
         }
         if dryRun { return 0 }
         // The agent creates its state directory at its first start; the guide may run before it.
-        if options["--file"] == nil, configuration.fusion.calibrationFile == nil,
+        if outputOption.value == nil, configuration.fusion.calibrationFile == nil,
            access(configuration.stateDirectory, F_OK) != 0 {
             mkdir(configuration.stateDirectory, 0o700)
         }
         let text = CalibrationFile.encode(calibration, sensor: sensor)
         guard (try? WholeFile.write(text, atomicallyTo: file)) != nil else {
-            printError("edgemotion calibrate: cannot write \(file): \(String(cString: strerror(errno))); check the directory exists and is writable")
+            printError("edgemotion calibrate: cannot write \(file): \(Errno.current.text); check the directory exists and is writable")
             return 73
         }
         print("wrote \(file) for sensor \(sensor); the agent applies it at its next start")

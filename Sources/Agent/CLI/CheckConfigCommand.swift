@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// `edgemotion check-config FILE…`: loads each file with every check the agent applies at
 /// start-up and prints either a one-line summary or every problem found.
@@ -61,7 +62,7 @@ struct CheckConfigCommand: Command {
         var problems: [String] = []
         let path = SourceFactory.resolve(file, relativeTo: configurationFile)
         if access(path, R_OK) != 0 {
-            let why = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            let why = errno == ENOENT ? "does not exist" : "cannot be read (\(Errno.current.text))"
             problems.append("source.replay.file: '\(file)' \(why); a relative path is looked up from the working directory, then from the configuration file's directory")
         }
         if let p = SourceFactory.loopProblem(config.source) { problems.append(p) }

@@ -19,6 +19,7 @@ public enum CommandLineTool {
         EventsCommand(),
         ProbeCommand(),
         CalibrateCommand(),
+        MountLearnCommand(),
         RecordCommand(),
         RecordingsCommand(),
         ReplayCommand(),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import EdgeMotion
 import MotionCore
 import Sensors
@@ -189,7 +190,7 @@ struct FusionRecording {
         var f = filter
         let n = count
         var out = [Quaternion](repeating: .identity, count: n)
-        let start = monotonicNanos()
+        let start = MonotonicClock.nowNanos()
         time.withUnsafeBufferPointer { t in
             gyroscope.withUnsafeBufferPointer { g in
                 accelerometer.withUnsafeBufferPointer { a in
@@ -210,7 +211,7 @@ struct FusionRecording {
                 }
             }
         }
-        return (out, monotonicNanos() - start)
+        return (out, MonotonicClock.nowNanos() - start)
     }
 
     /// Writes `t_s,qw,qx,qy,qz` lines to `path` (`-` = standard output).
@@ -222,7 +223,7 @@ struct FusionRecording {
         }
         let file: UnsafeMutablePointer<FILE>? = path == "-" ? fdopen(1, "w") : fopen(path, "w")
         guard let file else {
-            throw SensorError(.io, subject: path, detail: "cannot open for writing: \(String(cString: strerror(errno))); check the directory exists and is writable")
+            throw SensorError(.io, subject: path, detail: "cannot open for writing: \(Errno.current.text); check the directory exists and is writable")
         }
         let written = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
         let ok = written == text.utf8.count
@@ -241,7 +242,7 @@ enum FusionParameterFile {
 
     static func load(path: String) throws(Failure) -> RobustAttitudeFilterParameters {
         guard let f = fopen(path, "r") else {
-            throw Failure(description: "\(path): cannot open: \(String(cString: strerror(errno)))")
+            throw Failure(description: "\(path): cannot open: \(Errno.current.text)")
         }
         defer { fclose(f) }
         var text: [UInt8] = []
@@ -287,10 +288,4 @@ extension Substring {
         while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
         return s
     }
-}
-
-func monotonicNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }

@@ -41,6 +41,18 @@ struct OptionScanner {
 
     subscript(option: String) -> String? { values[option] }
 
+    /// The value of `canonical` or of its older `alias` (kept so existing scripts work), with the
+    /// name the user typed; `nil` after printing the problem when both are given.
+    func oneOf(_ canonical: String, _ alias: String) -> (name: String, value: String?)? {
+        switch (values[canonical], values[alias]) {
+        case (.some, .some):
+            printError("edgemotion \(command): give \(canonical) or its older name \(alias), not both")
+            return nil
+        case (nil, .some(let v)): return (alias, v)
+        case (let v, nil): return (canonical, v)
+        }
+    }
+
     /// The configuration from `--config` (or the defaults) with `--device-id`, `--broker` and
     /// `--log-level` applied; prints the problem and returns `nil` on error.
     func configuration() -> AgentConfiguration? {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// One updating line on standard error for long work — `fusion: 42 % (1.2 M of 2.9 M samples,
 /// 850 k/s)` — redrawn at most 5 times a second, and only when standard error is a terminal:
@@ -11,7 +12,7 @@ struct ProgressLine {
     private let total: Int?
     /// Whether the line is drawn at all (standard error is a terminal).
     let enabled: Bool
-    private let start = monotonicNanos()
+    private let start = MonotonicClock.nowNanos()
     private var lastDraw: UInt64 = 0
     private var drawn = false
 
@@ -27,7 +28,7 @@ struct ProgressLine {
     /// `detail` is appended (e.g. `coverage 63 %`).
     mutating func update(_ done: Int, detail: String = "") {
         guard enabled else { return }
-        let now = monotonicNanos()
+        let now = MonotonicClock.nowNanos()
         guard now - lastDraw >= 200_000_000 else { return }
         lastDraw = now
         drawn = true

@@ -3,6 +3,7 @@ import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// `edgemotion recordings list|export`: what the recorder kept, and a date range of it as CSV
 /// (Core Motion's `CMSensorRecorder.accelerometerData(from:to:)`).
@@ -10,8 +11,8 @@ struct RecordingsCommand: Command {
     let name = "recordings"
     let summary = "list recordings, export a time range as CSV"
     let usage = """
-    usage: edgemotion recordings list [--config FILE | --dir DIR]
-           edgemotion recordings export [--config FILE | --dir DIR] [--from TIME] [--to TIME]
+    usage: edgemotion recordings list [--config FILE | --state-dir DIR | --dir DIR]
+           edgemotion recordings export [--config FILE | --state-dir DIR | --dir DIR] [--from TIME] [--to TIME]
                                         [--format csv] [--output FILE] [FILE.emr…]
 
     list     one line per file, oldest first: name, first and last sample (UTC), samples, rate,
@@ -28,7 +29,8 @@ struct RecordingsCommand: Command {
 
     options:
       --config FILE   use recorder.directory / state_directory from this configuration
-      --dir DIR       the recordings directory (default: /var/lib/edgemotion/recordings)
+      --state-dir DIR the agent's state directory: its recordings/ folder (as 'activity', 'steps')
+      --dir DIR       the recordings directory itself (default: /var/lib/edgemotion/recordings)
       --from TIME     2026-11-30T09:15:00Z, 2026-11-30 09:15, 2026-11-30 or Unix seconds (UTC)
       --to TIME       same forms
       --format csv    the only format so far
@@ -47,10 +49,17 @@ struct RecordingsCommand: Command {
             return 64
         }
         guard let options = OptionScanner(command: "recordings \(sub)", arguments: Array(arguments.dropFirst()),
-                                          valued: ["--config", "--dir", "--from", "--to", "--format", "--output"], usage: usage) else { return 64 }
+                                          valued: ["--config", "--state-dir", "--dir", "--from", "--to", "--format", "--output"], usage: usage) else { return 64 }
+        let given = ["--config", "--state-dir", "--dir"].filter { options[$0] != nil }
+        guard given.count <= 1 else {
+            printError("edgemotion recordings \(sub): give one of \(given.joined(separator: ", ")), not several")
+            return 64
+        }
         let directory: String
         if let dir = options["--dir"] {
             directory = dir
+        } else if let state = options["--state-dir"] {
+            directory = AgentConfiguration.default.recorder.resolvedDirectory(stateDirectory: state)
         } else {
             guard let c = options.configuration() else { return 2 }
             directory = c.recorder.resolvedDirectory(stateDirectory: c.stateDirectory)
@@ -109,7 +118,7 @@ struct RecordingsCommand: Command {
         var out = CSVOutput()
         if let path = options["--output"] {
             guard out.open(path) else {
-                printError("edgemotion recordings export: cannot write \(path): \(String(cString: strerror(errno)))")
+                printError("edgemotion recordings export: cannot write \(path): \(Errno.current.text)")
                 return 1
             }
         }

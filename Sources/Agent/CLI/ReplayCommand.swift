@@ -7,7 +7,7 @@ struct ReplayCommand: Command {
     let summary = "play a recording (.emr or CSV) through the pipeline and publish it"
     let usage = """
     usage: edgemotion replay FILE [--speed recorded|max] [--loop] [--config FILE] [--broker URL]
-                             [--device-id ID] [--duration SECONDS] [--log-level LEVEL]
+                             [--device-id ID] [--duration DURATION] [--log-level LEVEL]
 
     Plays FILE — a recording made by 'edgemotion record' or the recorder (.emr), or a CSV / CSV.gz
     in the shared schema (t_s,gx,gy,gz,ax,ay,az,mx,my,mz) such as 'edgemotion recordings export'
@@ -23,7 +23,7 @@ struct ReplayCommand: Command {
       --config FILE         configuration for everything except the source
       --broker URL          broker URL (mqtt://host:port), overrides mqtt.broker
       --device-id ID        overrides device.id (topics go to edgemotion/<ID>/…)
-      --duration SECONDS    stop after this many seconds
+      --duration DURATION   stop after DURATION: 90, 90s, 20m, 2h
       --log-level LEVEL     trace, debug, info, notice, warning, error
 
     example:
@@ -54,7 +54,7 @@ struct ReplayCommand: Command {
         var duration: Double?
         if let d = options["--duration"] {
             guard let seconds = OptionScanner.duration(d) else {
-                printError("edgemotion replay: --duration: '\(d)' is not a positive number of seconds")
+                printError("edgemotion replay: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h")
                 return 64
             }
             duration = seconds

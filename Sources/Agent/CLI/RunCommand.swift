@@ -5,7 +5,7 @@ struct RunCommand: Command {
     let name = "run"
     let summary = "run the agent: sample the IMU, fuse, publish to MQTT"
     let usage = """
-    usage: edgemotion run [--config FILE] [--broker URL] [--device-id ID] [--duration SECONDS]
+    usage: edgemotion run [--config FILE] [--broker URL] [--device-id ID] [--duration DURATION]
                           [--log-level LEVEL]
 
     Samples the configured IMU source, runs sensor fusion and publishes every configured stream
@@ -16,7 +16,7 @@ struct RunCommand: Command {
       --config FILE         configuration file (default: built-in defaults: simulated IMU)
       --broker URL          broker URL, overrides mqtt.broker (mqtt://host:port, mqtts://…)
       --device-id ID        overrides device.id (default: the host name)
-      --duration SECONDS    stop by itself after this many seconds
+      --duration DURATION   stop by itself after DURATION: 90, 90s, 20m, 2h
       --log-level LEVEL     trace, debug, info, notice, warning, error (overrides logging.level)
 
     example:
@@ -56,8 +56,8 @@ struct RunCommand: Command {
                 overrides.deviceID = v
             case "--duration":
                 guard let v = value(arg) else { return 64 }
-                guard let d = Double(v), d > 0 else {
-                    printError("edgemotion run: --duration: '\(v)' is not a positive number of seconds")
+                guard let d = OptionScanner.duration(v) else {
+                    printError("edgemotion run: --duration: '\(v)' is not a duration such as 90, 90s, 20m or 2h")
                     return 64
                 }
                 duration = d

@@ -9,7 +9,7 @@ struct StepsCommand: Command {
     let name = "steps"
     let summary = "query stored step counts, or count the steps in a recording"
     let usage = """
-    usage: edgemotion steps --from T --to T [--format json|table] [--state-dir DIR] [--page N] [--page-size N]
+    usage: edgemotion steps --from T --to T [--format json|table] [--config FILE | --state-dir DIR] [--page N] [--page-size N]
            edgemotion steps --input FILE.csv [--stride M | --height M] [--format json|table]
 
     First form: pedometer totals and intervals that started in [from, to) from the history in the

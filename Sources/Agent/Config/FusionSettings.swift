@@ -18,6 +18,10 @@ public struct FusionSettings: Sendable, Equatable {
     /// `gyro_bias_learning`: keep estimating the gyro bias online (at rest and in motion); false
     /// freezes it at the calibration file's value (robots that are never still at start-up).
     public var gyroBiasLearning = true
+    /// `output_frame`: axes of the published attitude and device-frame vectors: `core_motion`
+    /// (default), `enu` (ROS: world ENU, body forward-left-up) or `ned` (world NED, body
+    /// forward-right-down); `OutputFrame`.
+    public var outputFrame: OutputFrame = .coreMotion
 
     public init(filter: String = "default", referenceFrame: AttitudeReferenceFrame = .xArbitraryCorrectedZVertical, latitude: Double? = nil, longitude: Double? = nil, altitudeMeters: Double? = nil) {
         self.filter = filter

@@ -17,6 +17,9 @@ public struct HomeAssistantSettings: Sendable, Equatable {
     /// `expire_after_s`: seconds after which Home Assistant shows summary entities as unavailable
     /// when no summary arrived (0 = never). Should exceed `heartbeat_s`.
     public var expireAfterSeconds: Int
+    /// `configuration_url`: the link on Home Assistant's device page (an `http://` or `https://`
+    /// URL); `nil` = the dashboard's address when `http.enabled` listens on a reachable address.
+    public var configurationURL: String?
 
     public init(enabled: Bool = false, discoveryPrefix: String = "homeassistant", summaryRate: Double = 1,
                 angleDeadbandDegrees: Double = 1, heartbeatSeconds: Double = 60, expireAfterSeconds: Int = 180) {

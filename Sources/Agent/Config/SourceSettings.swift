@@ -19,6 +19,8 @@ public struct SourceSettings: Sendable, Equatable {
     /// `source.retry_max_s`: longest wait between attempts to re-open a failed source (device
     /// unbound, bus error), seconds; the first attempt waits 0.5 s and each failure doubles it.
     public var retryMaxSeconds: Double = 10
+    /// `source.mount`: chip-to-board rotations (accelerometer+gyroscope, magnetometer).
+    public var mount = MountSettings()
 
     /// Highest accepted `source.rate`, Hz.
     public static let maximumRate = 10_000.0

@@ -17,10 +17,10 @@ import Glibc
 /// `MotionManager` on the agent's service (the same kind of consumer as `latest/…`), read by
 /// one timer at `http.live_rate`; each tick builds one JSON event and hands the same bytes to
 /// every page's bounded queue (`EventHub`: drop-oldest, counted). The main loop hands over its
-/// counters (`update`) a few times a second.
-final class AgentDashboard: Sendable {
-    let server: HTTPServer
-    let hub: EventHub
+/// counters (`update`) a few times a second. `package`: edgemotion-bench measures it.
+package final class AgentDashboard: Sendable {
+    package let server: HTTPServer
+    package let hub: EventHub
     private let settings: HTTPSettings
     private let configurationJSON: Mutex<[UInt8]>
     private let snapshot = Mutex(AgentStatusSnapshot())
@@ -33,7 +33,7 @@ final class AgentDashboard: Sendable {
     private let log = Logger(label: "dashboard")
 
     /// Starts serving; the live stream starts empty until `attach`.
-    init(configuration c: AgentConfiguration) throws {
+    package init(configuration c: AgentConfiguration) throws {
         settings = c.http
         let listen = try HTTPListenAddress(parsing: c.http.listen)
         var options = HTTPServer.Options(listen: listen)
@@ -61,7 +61,7 @@ final class AgentDashboard: Sendable {
     }
 
     /// Follows the agent's running service (start, and each pipeline restart on reload).
-    func attach(service: MotionService, activity: Bool, configuration c: AgentConfiguration) {
+    package func attach(service: MotionService, activity: Bool, configuration c: AgentConfiguration) {
         let m = MotionManager(service: service)
         let interval = 1.0 / settings.liveRate
         m.accelerometerUpdateInterval = interval
@@ -98,7 +98,7 @@ final class AgentDashboard: Sendable {
         }
     }
 
-    func stop() {
+    package func stop() {
         running.store(false, ordering: .relaxed)
         queue.sync {}
         parts.withLock { p in p.manager?.stopAllUpdates(); p = (nil, nil) }

@@ -44,21 +44,28 @@ enum InfluxLineEncoder {
     }
 
     static func encode(_ motion: Span<DeviceMotion>, prefix: [UInt8], clock: WallClockMapping,
-                       into w: inout LineProtocolWriter) {
+                       frame: OutputFrame = .coreMotion, into w: inout LineProtocolWriter) {
         w.reset()
         for i in motion.indices {
             let m = motion[i]
             w.raw(prefix)
             w.tag("frame", MotionBatchEncoder.frameName(m.referenceFrame))
+            switch frame {
+            case .coreMotion: break
+            case .enu: w.tag("output_frame", "enu")
+            case .ned: w.tag("output_frame", "ned")
+            }
             w.beginFields()
-            let q = m.attitude.quaternion
+            let q = frame.attitude(m.attitude.quaternion)
+            let e = frame.eulerAngles(q)
             w.field("qw", q.w, fractionDigits: 7); w.field("qx", q.x, fractionDigits: 7)
             w.field("qy", q.y, fractionDigits: 7); w.field("qz", q.z, fractionDigits: 7)
-            w.field("roll", m.attitude.roll); w.field("pitch", m.attitude.pitch); w.field("yaw", m.attitude.yaw)
-            w.field("gravity_x", m.gravity.vector.x); w.field("gravity_y", m.gravity.vector.y); w.field("gravity_z", m.gravity.vector.z)
-            let ua = m.userAcceleration.vector
+            w.field("roll", e.roll); w.field("pitch", e.pitch); w.field("yaw", e.yaw)
+            let g = frame.vector(m.gravity.vector)
+            w.field("gravity_x", g.x); w.field("gravity_y", g.y); w.field("gravity_z", g.z)
+            let ua = frame.vector(m.userAcceleration.vector)
             w.field("user_acceleration_x", ua.x); w.field("user_acceleration_y", ua.y); w.field("user_acceleration_z", ua.z)
-            let r = m.rotationRate.vector
+            let r = frame.vector(m.rotationRate.vector)
             w.field("rotation_rate_x", r.x); w.field("rotation_rate_y", r.y); w.field("rotation_rate_z", r.z)
             if m.heading >= 0 { w.field("heading", m.heading, fractionDigits: 2) }
             w.field("rest", m.restDetected)

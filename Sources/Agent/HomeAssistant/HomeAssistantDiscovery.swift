@@ -36,6 +36,14 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Whether the motion-event entities (tilt, vibration RMS, running) are announced
     /// (`events.enabled`: their `state/tilt` and `state/vibration` topics are published).
     public let hasEvents: Bool
+    /// The named tilt thresholds (`events.thresholds`), each a binary sensor; with `hasEvents`.
+    public var thresholds: [ThresholdEntity] = []
+    /// `control.enabled`: the agent obeys `cmd/…`, so the command buttons are announced.
+    public var hasControl = false
+    /// The source has a gyroscope (the "Calibrate gyroscope" button).
+    public var hasGyroscope = true
+    /// `device.configuration_url`: the dashboard's address (`http.enabled`), or `nil`.
+    public var configurationURL: String?
 
     public init(settings: HomeAssistantSettings, deviceID: String, topics: TopicLayout, model: String, hasHeading: Bool,
                 hasEvents: Bool = false) {
@@ -76,6 +84,10 @@ public struct HomeAssistantDiscovery: Sendable {
             ("device_class", .string("enum")),
             ("options", .array(Self.activityOptions.map { .string($0) })),
             ("icon", .string("mdi:run")),
+            // Core Motion's confidence and every flag (several can be true at once: automotive
+            // and stationary at a red light) as attributes of the one activity entity.
+            ("json_attributes_topic", .string(topics.activity)),
+            ("json_attributes_template", .string(Self.activityAttributesTemplate)),
         ]))
         list.append(entity("binary_sensor", "moving", [
             ("name", .string("Moving")),
@@ -100,13 +112,16 @@ public struct HomeAssistantDiscovery: Sendable {
             ("suggested_display_precision", .int(2)),
             ("icon", .string("mdi:metronome")),
         ]))
+        list += pedometerDistanceAndPace
         list.append(angle("roll", "Roll", "roll_deg", "mdi:horizontal-rotate-clockwise"))
         list.append(angle("pitch", "Pitch", "pitch_deg", "mdi:rotate-right"))
         // A compass heading is circular: `measurement_angle` makes Home Assistant's statistics
         // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
-        if hasEvents { list += eventEntities }
+        if hasEvents { list += eventEntities + thresholdEntities }
+        if hasControl { list += buttonEntities }
         list += auxiliaryEntities
+        list += healthEntities
         list.append(entity("sensor", "sample_rate", [
             ("name", .string("Sample rate")),
             ("state_topic", .string(topics.meta)),
@@ -141,8 +156,11 @@ public struct HomeAssistantDiscovery: Sendable {
     /// payload to each, which makes Home Assistant remove an entity a previous run announced
     /// (e.g. after `fusion.reference_frame` changed away from a north frame).
     public var retiredConfigTopics: [String] {
-        (hasHeading ? [] : [configTopic("sensor", "heading")])
+        let announced = Set(entities.map(\.configTopic))
+        return ((hasHeading ? [] : [configTopic("sensor", "heading")])
             + (hasEvents ? [] : Self.eventEntityIDs.map { configTopic($0.component, $0.objectID) })
+            + Self.buttons.map { configTopic("button", $0.objectID) })
+            .filter { !announced.contains($0) }
     }
 
     /// The entities fed by the motion-event feature, as (component, object_id).
@@ -203,7 +221,7 @@ public struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    private func configTopic(_ component: String, _ objectID: String) -> String {
+    func configTopic(_ component: String, _ objectID: String) -> String {
         "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
     }
 
@@ -243,7 +261,7 @@ public struct HomeAssistantDiscovery: Sendable {
         return list
     }
 
-    private var expiry: [(String, DiscoveryJSON)] {
+    var expiry: [(String, DiscoveryJSON)] {
         settings.expireAfterSeconds > 0 ? [("expire_after", .int(settings.expireAfterSeconds))] : []
     }
 
@@ -260,7 +278,7 @@ public struct HomeAssistantDiscovery: Sendable {
         ] + expiry)
     }
 
-    private func entity(_ component: String, _ objectID: String, _ fields: [(String, DiscoveryJSON)]) -> HomeAssistantEntity {
+    func entity(_ component: String, _ objectID: String, _ fields: [(String, DiscoveryJSON)]) -> HomeAssistantEntity {
         var pairs: [(String, DiscoveryJSON)] = [("unique_id", .string("edgemotion_\(nodeID)_\(objectID)"))]
         pairs += fields
         pairs += [
@@ -285,7 +303,7 @@ public struct HomeAssistantDiscovery: Sendable {
             ("manufacturer", .string("EdgeMotion")),
             ("model", .string(model)),
             ("sw_version", .string(CommandLineTool.version)),
-        ])
+        ] + (configurationURL.map { [("configuration_url", DiscoveryJSON.string($0))] } ?? []))
     }
 
     private var origin: DiscoveryJSON {

@@ -14,6 +14,9 @@ final class HomeAssistantIntegration: Sendable {
     let summary: SummaryPublisher
     private let client: ClientBox
     private let entities: [HomeAssistantEntity]
+    private let announcedTopics: Set<String>
+    /// Stale configs already cleared this run (each is cleared once; the broker echoes the clear).
+    private let cleared = Mutex<Set<String>>([])
     private let log = Logger(label: "home-assistant")
 
     /// `nil` when `home_assistant.enabled` is false.
@@ -26,8 +29,16 @@ final class HomeAssistantIntegration: Sendable {
                                                hasHeading: northReferenced && sensors.contains(.magnetometer),
                                                hasEvents: c.events.enabled)
         discovery.auxiliaryKinds = auxiliaryKinds
+        let classes = c.events.deviceClasses
+        discovery.thresholds = c.events.detectors.tiltThresholds.enumerated().map { i, t in
+            ThresholdEntity(name: t.name, deviceClass: i < classes.count ? classes[i] : nil)
+        }
+        discovery.hasControl = c.control.enabled
+        discovery.hasGyroscope = sensors.contains(.gyroscope)
+        discovery.configurationURL = DashboardLink.url(http: c.http, configured: c.homeAssistant.configurationURL)
         self.discovery = discovery
         entities = discovery.entities
+        announcedTopics = Set(entities.map(\.configTopic))
         client = ClientBox()
         summary = SummaryPublisher(client: client, topic: discovery.summaryTopic, settings: c.homeAssistant,
                                    clock: WallClockMapping.current())
@@ -42,6 +53,9 @@ final class HomeAssistantIntegration: Sendable {
         client.set(newClient)
         do {
             try newClient.subscribe(discovery.birthTopic, qos: 1)
+            // Our own retained configs, to clear those of entities no longer announced (a
+            // renamed or removed tilt threshold, whose name no configuration remembers).
+            try newClient.subscribe(discovery.ownConfigPattern, qos: 1)
         } catch {
             log.warning("cannot subscribe to Home Assistant's status; discovery is only sent on connection",
                         ["topic": discovery.birthTopic, "error": "\(error)"])
@@ -51,6 +65,10 @@ final class HomeAssistantIntegration: Sendable {
     /// Handles Home Assistant's birth message (`online` on `<discovery_prefix>/status`): announces
     /// again and re-sends the newest summary. Returns whether the message was Home Assistant's.
     func handle(_ message: MQTTMessage) -> Bool {
+        if discovery.isOwnConfigTopic(message.topic) {
+            clearIfStale(message)
+            return true
+        }
         guard message.topic == discovery.birthTopic else { return false }
         if message.payloadString == "online" {
             log.info("Home Assistant is online; re-announcing", ["topic": discovery.birthTopic])
@@ -58,6 +76,18 @@ final class HomeAssistantIntegration: Sendable {
             summary.republish()
         }
         return true
+    }
+
+    /// A retained config under our node id that this run does not announce, made by an EdgeMotion
+    /// agent for this device (its `unique_id` starts with `edgemotion_<node_id>_`), is cleared
+    /// with an empty retained payload, which makes Home Assistant delete the entity.
+    private func clearIfStale(_ m: MQTTMessage) {
+        guard !m.payload.isEmpty, !announcedTopics.contains(m.topic),
+              discovery.isOwnEntityConfig(m.payload) else { return }
+        let first = cleared.withLock { $0.insert(m.topic).inserted }
+        guard first, let c = client.get() else { return }
+        _ = try? c.publish(topic: m.topic, string: "", qos: 1, retain: true)
+        log.notice("removed a Home Assistant entity this configuration no longer has", ["topic": m.topic])
     }
 
     /// Publishes every discovery document (retained, QoS 1) and clears the retired ones (an empty

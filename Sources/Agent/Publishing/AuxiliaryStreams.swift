@@ -31,6 +31,15 @@ final class AuxiliaryStreams {
         self.topics = topics
     }
 
+    /// After a reload (SIGHUP) that changed `auxiliary:`: every topic's `seq` continues and, while
+    /// the same devices are read, `altitude` keeps its reference (it stays "since start").
+    func continuing(from previous: AuxiliaryStreams) {
+        sequence = previous.sequence
+        if previous.settings.uri == settings.uri && previous.settings.devices == settings.devices {
+            referencePressure = previous.referencePressure
+        }
+    }
+
     /// The kinds the devices have, each published on `sensor/<kind>`.
     var kinds: [AuxiliaryKind] { reader.kinds }
 
@@ -115,13 +124,20 @@ extension AuxiliaryStreams {
     static func open(_ c: AgentConfiguration, topics: TopicLayout, log: Logger) -> AuxiliaryStreams? {
         guard c.auxiliary.enabled else { return nil }
         do {
-            let reader = try AuxiliarySensorReader(uri: c.auxiliary.uri, devices: c.auxiliary.devices)
-            log.info("auxiliary sensors", ["devices": c.auxiliary.devices.joined(separator: ","),
-                                          "kinds": reader.kinds.map(\.rawValue).joined(separator: ",")])
-            return AuxiliaryStreams(reader: reader, settings: c.auxiliary, topics: topics)
+            return try make(c, topics: topics, log: log)
         } catch {
             log.error("cannot open the auxiliary sensors; running without them", ["error": "\(error)"])
             return nil
         }
+    }
+
+    /// Opens the devices of `c.auxiliary` (nil when none are listed), throwing when one cannot be
+    /// opened: a reload uses this to refuse a configuration before anything running changes.
+    static func make(_ c: AgentConfiguration, topics: TopicLayout, log: Logger) throws(SensorError) -> AuxiliaryStreams? {
+        guard c.auxiliary.enabled else { return nil }
+        let reader = try AuxiliarySensorReader(uri: c.auxiliary.uri, devices: c.auxiliary.devices)
+        log.info("auxiliary sensors", ["devices": c.auxiliary.devices.joined(separator: ","),
+                                      "kinds": reader.kinds.map(\.rawValue).joined(separator: ",")])
+        return AuxiliaryStreams(reader: reader, settings: c.auxiliary, topics: topics)
     }
 }

@@ -22,6 +22,8 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         /// Payload encoding (`streams.<name>.format`); `deviceID` tags influx lines.
         var format: PayloadFormat = .json
         var deviceID: String = ""
+        /// Axes of the motion stream's attitude and vectors (`fusion.output_frame`).
+        var outputFrame: OutputFrame = .coreMotion
     }
 
     private let outbox: Outbox
@@ -115,11 +117,12 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
         if routes[3].format == .influx {
-            InfluxLineEncoder.encode(motion, prefix: influxPrefixes[3], clock: clock, into: &lines)
+            InfluxLineEncoder.encode(motion, prefix: influxPrefixes[3], clock: clock, frame: routes[3].outputFrame, into: &lines)
             sequences[3] &+= 1
             return send(route: 3)
         }
-        MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock, into: &writer)
+        MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock,
+                                  frame: routes[3].outputFrame, into: &writer)
         sequences[3] &+= 1
         send(route: 3)
     }

@@ -6,9 +6,11 @@ import MotionCore
 /// One object per state: attitude (quaternion scalar first + Core Motion roll/pitch/yaw in rad),
 /// gravity and user acceleration (g), bias-corrected rotation rate (rad/s), heading (degrees,
 /// −1 when unavailable), calibrated magnetic field (µT) with its accuracy, and filter flags.
+/// `frame` (`fusion.output_frame`) re-expresses attitude, Euler angles and every device-frame
+/// vector in ENU or NED axes (`OutputFrame`); the header then says `"output_frame"`.
 package enum MotionBatchEncoder {
     package static func encode(_ motion: Span<DeviceMotion>, sequence: UInt64, interval: Double,
-                       clock: WallClockMapping, into w: inout JSONWriter) {
+                       clock: WallClockMapping, frame: OutputFrame = .coreMotion, into w: inout JSONWriter) {
         w.reset()
         guard !motion.isEmpty else { return }
         let t0 = motion[0].timestamp
@@ -16,6 +18,7 @@ package enum MotionBatchEncoder {
         w.beginObject()
         w.field("seq", sequence)
         w.field("frame", frameName(motion[0].referenceFrame))
+        if frame != .coreMotion { w.field("output_frame", frame.rawValue) }
         w.field("n", motion.count)
         w.field("interval_s", interval, fractionDigits: 9)
         w.field("t0_mono_ns", t0Nanos)
@@ -31,26 +34,27 @@ package enum MotionBatchEncoder {
                 c.beginObject()
                 c.fragment("\"dt_us\":")
                 c.value(Int64(((m.timestamp - t0) * 1e6).rounded()))
-                let q = m.attitude.quaternion
+                let q = frame.attitude(m.attitude.quaternion)
+                let euler = frame.eulerAngles(q)
                 c.fragment(",\"quaternion\":[", depthChange: 1)
                 c.value(q.w, fractionDigits: 7); c.value(q.x, fractionDigits: 7)
                 c.value(q.y, fractionDigits: 7); c.value(q.z, fractionDigits: 7)
                 c.fragment("],\"roll\":", depthChange: -1)
-                c.value(m.attitude.roll, fractionDigits: 6)
+                c.value(euler.roll, fractionDigits: 6)
                 c.fragment(",\"pitch\":")
-                c.value(m.attitude.pitch, fractionDigits: 6)
+                c.value(euler.pitch, fractionDigits: 6)
                 c.fragment(",\"yaw\":")
-                c.value(m.attitude.yaw, fractionDigits: 6)
+                c.value(euler.yaw, fractionDigits: 6)
                 c.fragment(",\"gravity\":[", depthChange: 1)
-                values(&c, m.gravity.vector, 6)
+                values(&c, frame.vector(m.gravity.vector), 6)
                 c.fragment("],\"user_acceleration\":[")
-                values(&c, m.userAcceleration.vector, 6)
+                values(&c, frame.vector(m.userAcceleration.vector), 6)
                 c.fragment("],\"rotation_rate\":[")
-                values(&c, m.rotationRate.vector, 6)
+                values(&c, frame.vector(m.rotationRate.vector), 6)
                 c.fragment("],\"heading\":", depthChange: -1)
                 c.value(m.heading, fractionDigits: 2)
                 c.fragment(",\"magnetic_field\":[", depthChange: 1)
-                values(&c, m.magneticField.field.vector, 3)
+                values(&c, frame.vector(m.magneticField.field.vector), 3)
                 switch m.magneticField.accuracy {
                 case .uncalibrated: c.fragment("],\"magnetic_accuracy\":\"uncalibrated\"", depthChange: -1)
                 case .low: c.fragment("],\"magnetic_accuracy\":\"low\"", depthChange: -1)
@@ -60,7 +64,7 @@ package enum MotionBatchEncoder {
                 c.fragment(m.restDetected ? ",\"rest\":true" : ",\"rest\":false")
                 c.fragment(m.magneticDisturbance ? ",\"magnetic_disturbance\":true" : ",\"magnetic_disturbance\":false")
                 c.fragment(",\"gyro_bias\":[", depthChange: 1)
-                values(&c, m.gyroBias, 6)
+                values(&c, frame.vector(m.gyroBias), 6)
                 c.fragment("]}", endsWithValue: true, depthChange: -2)
             }
         }

@@ -59,8 +59,12 @@ public final class AgentRunner: @unchecked Sendable {
     private var extraOutputs: [any PipelineOutput] = []
     /// Says "device requires movement" once per episode (north-referenced frames).
     private var movementAdvisor: MovementAdvisor?
+    /// `cmd/mount`: learning the mount from rest, and the rotations the pipeline applies.
+    private var mountControl: MountControl?
     /// `none`, `loaded` or `rejected`: what became of the calibration file (in `meta`).
     private var calibrationState = "none"
+    /// A running `cmd/calibrate` gyro calibration: the consumer, its service and when it started.
+    private var gyroCalibration: (run: GyroCalibrationRun, service: MotionService, consumer: MotionConsumerID, startNanos: UInt64)?
     /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
     private var dashboard: AgentDashboard?
     /// The file recorder (`recorder.enabled`), for `health`'s storage state.
@@ -280,6 +284,8 @@ public final class AgentRunner: @unchecked Sendable {
             if publisher.ended == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
+            if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
+            finishGyroCalibrationIfDue(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
@@ -431,8 +437,10 @@ public final class AgentRunner: @unchecked Sendable {
         let route = { (s: StreamSettings, topic: String) in
             MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
         }
+        var motion = route(c.streams.motion, t.motion)
+        motion.outputFrame = c.fusion.outputFrame
         return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
-                route(c.streams.magnetometer, t.sensor("magnetometer")), route(c.streams.motion, t.motion)]
+                route(c.streams.magnetometer, t.sensor("magnetometer")), motion]
     }
 
     private func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
@@ -530,6 +538,9 @@ public final class AgentRunner: @unchecked Sendable {
         var pc = PipelineConfiguration(c)
         pc.sequenceOffset = continuity.nextSequence
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
+        do throws(MountFileError) { pc.mount = try MountSetup.resolve(c) } catch {
+            throw ApplyFailure(description: "source.mount: \(error)")
+        }
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
         // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
@@ -547,6 +558,8 @@ public final class AgentRunner: @unchecked Sendable {
         dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
         pipeline = p
+        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
+        if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
         report = r
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
@@ -692,9 +705,10 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// Applies a new, already validated configuration. Everything that can fail is built before
     /// anything running is touched.
-    func apply(_ new: AgentConfiguration) -> Result<String, ApplyFailure> {
+    /// `restartPipeline` restarts the pipeline even when nothing changed (a new calibration file).
+    func apply(_ new: AgentConfiguration, restartPipeline: Bool = false) -> Result<String, ApplyFailure> {
         let old = configuration
-        if new == old { return .success("nothing") }
+        if new == old && !restartPipeline { return .success("nothing") }
         guard new.mqtt.broker != nil else { return .failure(ApplyFailure(description: "mqtt.broker: no broker configured")) }
         var changed: [String] = []
         let newID = new.device.resolvedID()
@@ -707,13 +721,22 @@ public final class AgentRunner: @unchecked Sendable {
         let routesChanged = routes(new, newTopics) != routes(old, topics)
         let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
             || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
-            || new.events != old.events
+            || new.events != old.events || restartPipeline
         // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
-        let reschedule = pipelineChanged && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
+        let reschedule = pipelineChanged && !restartPipeline && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
         if connectionChanged {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
                 return .failure(ApplyFailure(description: "mqtt: \(error)"))
+            }
+        }
+        // `auxiliary:` devices are reopened (seq and the altitude reference continue); the IMU
+        // source is untouched. A device that cannot be opened rejects the whole reload.
+        let auxiliaryChanged = new.auxiliary != old.auxiliary || (auxiliary != nil && newTopics != topics)
+        var newAuxiliary: AuxiliaryStreams?
+        if auxiliaryChanged {
+            do { newAuxiliary = try AuxiliaryStreams.make(new, topics: newTopics, log: log) } catch {
+                return .failure(ApplyFailure(description: "auxiliary: \(error)"))
             }
         }
         var newSource: (any IMUSource)?
@@ -746,6 +769,11 @@ public final class AgentRunner: @unchecked Sendable {
             brokerIndex = 0
             install(replacement)
             changed.append("mqtt")
+        }
+        if auxiliaryChanged {
+            if let newAuxiliary, let previous = auxiliary { newAuxiliary.continuing(from: previous) }
+            auxiliary = newAuxiliary
+            changed.append("auxiliary (devices reopened)")
         }
         if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
                                                    gyroscope: StreamSchedule(new.streams.gyroscope),
@@ -842,14 +870,107 @@ public final class AgentRunner: @unchecked Sendable {
                     reply(&w, id: id, ok: true, error: nil)
                     w.field("action", action!)
                 }
+            case "mount":
+                switch MountCommand.parse(m.payload) {
+                case .failure(let f):
+                    reply(&w, id: f.id, ok: false, error: f.message)
+                case .success(let cmd):
+                    guard let r = mountControl?.handle(cmd, configuration: configuration, pipeline: pipeline,
+                                                       sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
+                                                       hasAccelerometer: report?.source.sensors.contains(.accelerometer) ?? false,
+                                                       now: MonotonicClock.nowNanos()) else { continue }   // answered by poll
+                    reply(&w, id: r.id, ok: r.error == nil, error: r.error)
+                    r.writeFields(into: &w)
+                }
+            case "calibrate":
+                switch CalibrationCommand.parse(m.payload) {
+                case .failure(let f):
+                    reply(&w, id: f.id, ok: false, error: f.message)
+                case .success(let cmd):
+                    if let problem = startGyroCalibration(cmd) {
+                        reply(&w, id: cmd.id, ok: false, error: problem)
+                    } else {
+                        // The result follows on the same topic when the run ends.
+                        reply(&w, id: cmd.id, ok: true, error: nil)
+                        w.field("action", cmd.action)
+                        w.field("state", "started")
+                        w.field("duration_s", cmd.duration, fractionDigits: 1)
+                    }
+                }
             default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events")
+                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events, mount, calibrate")
             }
             w.endObject()
             if TopicLayout.isValidPublishTopic(replyTopic) {
                 _ = try? client.publish(topic: replyTopic, payload: w.buffer, qos: 1, retain: false)
             }
         }
+    }
+
+    /// The answer to a `cmd/mount` learning that took samples (on `cmd/mount/result`).
+    private func publishMountReply(_ r: MountControl.Reply) {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        reply(&w, id: r.id, ok: r.error == nil, error: r.error)
+        r.writeFields(into: &w)
+        w.endObject()
+        _ = try? client.publish(topic: topics.prefix + "/cmd/mount/result", payload: w.buffer, qos: 1, retain: false)
+    }
+
+    /// Starts a gyro calibration on the running service; the reason when it cannot.
+    private func startGyroCalibration(_ cmd: CalibrationCommand) -> String? {
+        guard gyroCalibration == nil else { return "a gyro calibration is already running" }
+        guard let r = report, r.source.sensors.contains(.gyroscope) else { return "the source has no gyroscope" }
+        let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate)
+        do {
+            let id = try service.addConsumer(run, schedule: GyroCalibrationRun.schedule)
+            gyroCalibration = (run, service, id, MonotonicClock.nowNanos())
+            log.notice("gyro calibration started; keep the device still", ["duration_s": "\(cmd.duration)"])
+            return nil
+        } catch {
+            return "cannot read the gyroscope: \(error)"
+        }
+    }
+
+    /// Ends a gyro calibration that has its samples (or ran out of time: the pipeline was
+    /// restarted or the source stalled): keeps the bias in the calibration file, restarts the
+    /// pipeline so fusion uses it, and answers on `cmd/calibrate/result`.
+    private func finishGyroCalibrationIfDue(now: UInt64) {
+        guard let g = gyroCalibration else { return }
+        // (`now` was taken before this loop's commands, so it can be older than the start.)
+        let timedOut = now > g.startNanos && Double(now - g.startNanos) * 1e-9 > g.run.command.duration * 2 + 5
+        guard g.run.isComplete || timedOut else { return }
+        gyroCalibration = nil
+        g.service.removeConsumer(g.consumer)
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        let starved = !g.run.isComplete
+        let outcome: Result<GyroscopeCalibrator.Result, GyroscopeCalibrator.Failure> = starved ? .failure(.tooFewSamples(0)) : g.run.result()
+        switch outcome {
+        case .failure(let f):
+            reply(&w, id: g.run.command.id, ok: false, error: starved ? "too few samples arrived (the source stalled or was restarted)" : f.description)
+        case .success(let fit):
+            let path = FusionSetup.calibrationPath(configuration)
+            do throws(FileError) {
+                try GyroCalibrationRun.keep(bias: fit.bias, path: path, sensor: FusionSetup.calibrationSensor(configuration))
+                reply(&w, id: g.run.command.id, ok: true, error: nil)
+                w.field("action", g.run.command.action)
+                w.field("state", "done")
+                w.key("bias_dps")
+                w.beginArray()
+                for v in [fit.bias.x, fit.bias.y, fit.bias.z] { w.value(v * 180 / .pi, fractionDigits: 4) }
+                w.endArray()
+                w.field("noise_dps", fit.noise * 180 / .pi, fractionDigits: 4)
+                w.field("samples", fit.samples)
+                w.field("file", path)
+                log.notice("gyro calibration kept; restarting the pipeline to apply it", ["file": path, "samples": "\(fit.samples)"])
+                _ = apply(configuration, restartPipeline: true)
+            } catch {
+                reply(&w, id: g.run.command.id, ok: false, error: "cannot write \(path): \(error)")
+            }
+        }
+        w.endObject()
+        _ = try? client.publish(topic: topics.prefix + "/cmd/calibrate/result", payload: w.buffer, qos: 1, retain: false)
     }
 
     private func reply(_ w: inout JSONWriter, id: String?, ok: Bool, error: String?) {

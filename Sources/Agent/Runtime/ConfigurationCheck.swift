@@ -5,7 +5,8 @@ import Messaging
 /// configuration before it connects — the topic layout and the MQTT connection options of every
 /// broker (`TopicLayout`, `MQTTConnectionOptions.validate`: lengths, credentials, the will topic)
 /// — so nothing `check-config` passes is refused by `run` afterwards (a 1 MB `topic_prefix` or
-/// password is refused by all three, naming the key).
+/// password is refused by all three, naming the key), and the learned mount file when
+/// `source.mount` uses it (a damaged one is refused naming its file and line).
 public enum ConfigurationCheck {
     /// Loads `path` (the regular file it names), applies `overrides` and checks it as `run` will.
     public static func load(path: String, overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(ConfigError) -> AgentConfiguration {
@@ -34,6 +35,7 @@ public enum ConfigurationCheck {
                 report(url == c.mqtt.broker ? "mqtt" : "mqtt.fallback_brokers", "\(error)")
             }
         }
+        problems += MountSetup.diagnostics(c)
         guard problems.isEmpty else { throw ConfigError(kind: .invalid, diagnostics: problems) }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Why a small file (configuration, calibration, secret, prediction) could not be read or written whole.
 struct FileError: Error, CustomStringConvertible, Equatable {
@@ -17,7 +18,7 @@ struct FileError: Error, CustomStringConvertible, Equatable {
     /// `strerror` text, e.g. "Permission denied", or "file is larger than 1 MiB".
     var description: String {
         if notRegular { return "not a regular file (a directory, FIFO, socket or device); give the path of a file" }
-        if let code { return String(cString: strerror(code)) }
+        if let code { return Errno(code).text }
         return limit % (1 << 20) == 0 ? "file is larger than \(limit >> 20) MiB" : "file is larger than \(limit) bytes"
     }
 }

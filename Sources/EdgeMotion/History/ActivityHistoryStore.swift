@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import CSQLite
 import Logging
 import MotionCore
@@ -101,11 +102,7 @@ public final class ActivityHistoryStore: @unchecked Sendable {
 
     /// Renames the database (and its -wal/-shm files) to `<path>.corrupt-<UTC>`; returns the new path.
     private static func moveAside(_ path: String) throws(HistoryError) -> String {
-        var t = time(nil)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let stamp = "\(parts.tm_year + 1900)\(pad(parts.tm_mon + 1))\(pad(parts.tm_mday))T\(pad(parts.tm_hour))\(pad(parts.tm_min))\(pad(parts.tm_sec))Z"
+        let stamp = RFC3339.basicStamp(unixSeconds: Int64(time(nil)))
         var target = "\(path).corrupt-\(stamp)"
         var n = 1
         while access(target, F_OK) == 0 {
@@ -113,7 +110,7 @@ public final class ActivityHistoryStore: @unchecked Sendable {
             n += 1
         }
         guard rename(path, target) == 0 else {
-            throw HistoryError(.io, "cannot move corrupt \(path) aside to \(target): \(String(cString: strerror(errno)))")
+            throw HistoryError(.io, "cannot move corrupt \(path) aside to \(target): \(Errno.current.text)")
         }
         for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
             _ = rename(path + suffix, target + suffix)

@@ -1,3 +1,4 @@
+import Platform
 import Dispatch
 import Logging
 import MotionCore
@@ -258,8 +259,7 @@ public final class MotionService: Sendable {
     }
 
     private func scheduleIdleStop(epoch: UInt64) {
-        let c = idleTimeout.components
-        let nanos = Int(c.seconds) * 1_000_000_000 + Int(c.attoseconds / 1_000_000_000)
+        let nanos = Int(min(idleTimeout.nonNegativeNanoseconds, UInt64(Int.max)))
         lifecycle.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
             guard let self else { return }
             // Runs on `lifecycle`, so no consumer can be added while the pipeline stops.

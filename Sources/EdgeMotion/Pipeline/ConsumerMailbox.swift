@@ -1,4 +1,5 @@
 import Synchronization
+import MotionCore
 
 /// One change to the set of runtime consumers, posted by any thread and applied by the
 /// processing thread between two drains of the ring.
@@ -8,6 +9,8 @@ package enum ConsumerChange: @unchecked Sendable {
     case remove(PipelineConsumerID)
     /// New schedules for the static outputs' streams (a reload that changed only rates).
     case rescheduleStatic([SensorStream: EffectiveSchedule], motion: EffectiveSchedule)
+    /// New chip-to-board rotations (a learned mount), from the next sample on.
+    case remount(IMUMount)
 }
 
 /// Hands consumer changes to the processing thread without a lock on its per-sample path.

@@ -7,6 +7,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// What the pipeline actually runs, known after `start()`: the source's effective rate and each
 /// stream's effective schedule (requested rates capped to what the hardware can do, like Core
@@ -118,7 +119,7 @@ public final class MotionPipeline: Sendable {
     /// Returns whether it ended.
     public func waitUntilEnded(timeout: Duration) -> Bool {
         if ended.load(ordering: .acquiring) { return true }
-        let nanos = UInt64(timeout.components.seconds) * 1_000_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        let nanos = timeout.nonNegativeNanoseconds
         let result = endSignal.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
         if result == .success { endSignal.signal() }
         return ended.load(ordering: .acquiring)
@@ -150,6 +151,17 @@ public final class MotionPipeline: Sendable {
     /// delivered at the moment of the call may still arrive. The consumer gets no `didEnd`.
     public func removeConsumer(_ id: PipelineConsumerID) {
         if mailbox.post(.remove(id)) { doorbell.signal() }
+    }
+
+    /// Replaces the chip-to-board rotations (`PipelineConfiguration.mount`) while running: the
+    /// processing thread applies them from the sample after its next wake-up, and fusion starts
+    /// over (its state was in the old axes; it converges again as at start-up). `false` when the
+    /// pipeline has ended.
+    @discardableResult
+    public func setMount(_ mount: IMUMount) -> Bool {
+        guard mailbox.post(.remount(mount)) else { return false }
+        doorbell.signal()
+        return true
     }
 
     /// Whether the pipeline has ended (stopped or end of recording), and why.

@@ -22,6 +22,10 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
     private let sourceRate: Double
     private let sensors: IMUSample.Contents
     private let defaultFrame: AttitudeReferenceFrame
+    /// Applied to every sample before anything else (`PipelineConfiguration.mount`).
+    private var mount: IMUMount
+    /// What fusion was built from, to start it over when the mount changes.
+    private let fusionConfiguration: PipelineConfiguration
 
     package init(configuration: PipelineConfiguration, sourceRate: Double, schedules: [SensorStream: EffectiveSchedule],
          motionSchedule: EffectiveSchedule, sensors: IMUSample.Contents = .all) {
@@ -29,6 +33,8 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         self.sensors = sensors
         let frame = Self.servedFrame(configuration.referenceFrame, sensors: sensors)
         defaultFrame = frame
+        mount = configuration.mount
+        fusionConfiguration = configuration
         estimator = DeviceMotionEstimator(
             samplePeriod: 1 / sourceRate, referenceFrame: frame,
             declination: configuration.declination, calibration: configuration.calibration,
@@ -51,7 +57,8 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
     }
 
     /// Runs one sample through fusion and the stream batchers, delivering full batches.
-    package mutating func process(_ sample: IMUSample, outputs: [any PipelineOutput]) {
+    package mutating func process(_ raw: IMUSample, outputs: [any PipelineOutput]) {
+        let sample = mount.apply(raw)
         if let last = lastSequence, sample.sequence > last &+ 1 {
             gaps &+= sample.sequence &- last &- 1
         }
@@ -143,6 +150,14 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
                                                sensors: sensors, defaultFrame: defaultFrame)
             case .remove(let id):
                 consumers.removeAll { $0.id == id }
+            case .remount(let m):
+                // The filter's state (attitude, bias, heading reference) is in the old axes:
+                // fusion starts over in the new ones, as at start-up.
+                mount = m
+                let c = fusionConfiguration
+                estimator = DeviceMotionEstimator(
+                    samplePeriod: 1 / sourceRate, referenceFrame: defaultFrame, declination: c.declination,
+                    calibration: c.calibration, learnsGyroBias: c.learnsGyroBias)
             }
         }
     }

@@ -37,6 +37,9 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var declination: Double?
     /// Calibration applied to every raw reading before fusion (from the calibration file).
     public var calibration: SensorCalibration = .none
+    /// Chip-to-board rotations applied to every raw sample first (raw streams, fusion, events all
+    /// see board axes); `MotionPipeline.setMount` changes it while running.
+    public var mount: IMUMount = .identity
     /// Whether the filter keeps learning the gyro bias online (false: frozen, e.g. after a
     /// calibration on a device that is never still).
     public var learnsGyroBias = true

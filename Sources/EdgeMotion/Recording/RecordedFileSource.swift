@@ -3,6 +3,7 @@ import Sensors
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// An `IMUSource` playing back a recording file (`.emr`) through the whole pipeline, at the
 /// recorded pace or as fast as the pipeline takes samples. Sequence numbers are the recorded
@@ -58,8 +59,7 @@ public final class RecordedFileSource: IMUSource, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
         guard started else { throw RecordingError(path: path, detail: "read before start") }
         guard running, buffer.count > 0 else { return running ? .samples(0) : .endOfStream }
-        let c = timeout.components
-        let deadline = MonotonicClock.nowNanos() &+ UInt64(max(0, c.seconds)) &* 1_000_000_000 &+ UInt64(max(0, c.attoseconds) / 1_000_000_000)
+        let deadline = MonotonicClock.nowNanos() &+ timeout.nonNegativeNanoseconds
         var n = 0
         while n < buffer.count {
             guard var s = pending ?? reader.next() else { break }
@@ -70,10 +70,10 @@ public final class RecordedFileSource: IMUSource, @unchecked Sendable {
                 if stamp > now {
                     if n > 0 { break }
                     if stamp > deadline {
-                        Self.sleep(until: deadline)
+                        MonotonicClock.sleep(untilNanos: deadline)
                         return .timeout
                     }
-                    Self.sleep(until: stamp)
+                    MonotonicClock.sleep(untilNanos: stamp)
                 }
             }
             pending = nil
@@ -86,9 +86,4 @@ public final class RecordedFileSource: IMUSource, @unchecked Sendable {
     }
 
     public func stop() { running = false }
-
-    private static func sleep(until nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
 }

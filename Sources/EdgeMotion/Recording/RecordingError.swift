@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// A recording file or directory problem, naming the path and what to do.
 public struct RecordingError: Error, CustomStringConvertible, Sendable {
@@ -18,7 +19,7 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable {
         var hint = ""
         if code == ENOSPC { hint = "; the disk is full: lower recorder.max_total_mb or free space" }
         if code == EACCES || code == EROFS { hint = "; check that the directory exists and is writable by the agent's user (state_directory)" }
-        return RecordingError(path: path, detail: "cannot \(action): \(String(cString: strerror(code)))\(hint)")
+        return RecordingError(path: path, detail: "cannot \(action): \(Errno(code).text)\(hint)")
     }
 
     public var description: String { "\(path): \(detail)" }

@@ -2,6 +2,7 @@ import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Reads a recording file written by `RecordingWriter`: the header, then every sample of every
 /// intact block, in order. The whole file is read into memory (a 1-hour 200 Hz file is ~31 MB;
@@ -143,7 +144,7 @@ public final class RecordingFileReader {
             let payload = UnsafeRawBufferPointer(rebasing: b[start..<(start + length)])
             guard version >= 2 else { return CRC32.checksum(payload) }
             // Version 2: payload_length and sample_count are covered too.
-            return CRC32.checksum(payload, initial: CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[(o + 4)..<(o + 12)])))
+            return CRC32.checksum(payload, continuing: CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[(o + 4)..<(o + 12)])))
         }
         guard actual == crc else { return nil }
         return (count, length)

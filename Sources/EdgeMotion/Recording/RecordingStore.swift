@@ -2,6 +2,7 @@ import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// One recording file in a store, as `edgemotion recordings list` shows it.
 public struct RecordingFileInfo: Sendable {
@@ -71,13 +72,9 @@ public struct RecordingStore: Sendable {
     }
 
     static func fileName(utcNanos: Int64) -> String {
-        var t = time_t(utcNanos / 1_000_000_000)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let micros = String((utcNanos / 1000) % 1_000_000)
         let msText = String(repeating: "0", count: 6 - micros.count) + micros
-        return "rec-\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z-\(msText).\(RecordingFormat.fileExtension)"
+        return "rec-\(RFC3339.basicStamp(unixSeconds: utcNanos / 1_000_000_000))-\(msText).\(RecordingFormat.fileExtension)"
     }
 
     /// The UTC time (ns) a file's name says its first sample was taken, or nil.

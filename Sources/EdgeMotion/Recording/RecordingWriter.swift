@@ -3,6 +3,7 @@ import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Writes one recording file: the header, then samples gathered into CRC-checked blocks of up
 /// to `RecordingFormat.samplesPerBlock`. Each block goes to the kernel with one `write`; the
@@ -91,7 +92,7 @@ public final class RecordingWriter {
             b.storeBytes(of: UInt32(blockSamples).littleEndian, toByteOffset: 8, as: UInt32.self)
             // Version 2: the CRC covers payload_length and sample_count, then the payload.
             let lengths = CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[4..<12]))
-            let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[RecordingFormat.blockHeaderSize...]), initial: lengths)
+            let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: b[RecordingFormat.blockHeaderSize...]), continuing: lengths)
             b.storeBytes(of: crc.littleEndian, toByteOffset: 12, as: UInt32.self)
         }
         blockSamples = 0

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CMosquitto
+import Platform
 
 /// A typed MQTT failure: what went wrong (`kind`, named after libmosquitto's `MOSQ_ERR_*` where it
 /// comes from the library), where (`context`: URL, `host:port`, topic), and what to do (`advice`).
@@ -158,7 +159,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
     public init(mosquittoCode rc: Int32, errno err: Int32 = 0, context: String) {
         let kind = Kind(mosquittoCode: rc, errno: err)
         var text = ""
-        if case .system(let e) = kind, let s = strerror(e) { text = String(cString: s) }
+        if case .system(let e) = kind { text = Errno(e).text }
         else if let s = mosquitto_strerror(rc) { text = String(cString: s) }
         if text == "Unknown error." { text = "" }   // libmosquitto 2.0.11 has no text for newer codes
         self.init(kind, context: context, detail: text)

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Logging
-import MotionCore
+import Platform
 
 /// An append-only, checksummed file of messages that must not be lost (events, see `SpoolFormat`),
 /// kept until the broker acknowledged them.
@@ -125,7 +125,7 @@ public final class EventSpool {
             if link(path, aside) == 0 {
                 keptCorruptCopy = aside
             } else {
-                log.error("cannot keep a copy of the damaged spool", ["path": aside, "error": String(cString: strerror(errno))])
+                log.error("cannot keep a copy of the damaged spool", ["path": aside, "error": Errno.current.text])
             }
         }
         if !damaged { lseek(fd, off_t(got), SEEK_SET) }
@@ -155,20 +155,13 @@ public final class EventSpool {
     }
 
     private func write(_ record: [UInt8]) throws(SpoolError) {
-        var done = 0
-        while done < record.count {
-            let n = record.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, record.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                writeFailures += 1
-                // Cut off what was written of this record so the file stays parseable.
-                if done > 0 { ftruncate(fd, off_t(fileBytes)); lseek(fd, off_t(fileBytes), SEEK_SET) }
-                let error = SpoolError(path: path, operation: "write", errno: e)
-                writeProblem = error.description
-                throw error
-            }
-            done += n
+        if let error = FileDescriptor(rawValue: fd).writeAll(record) {
+            writeFailures += 1
+            // Cut off what was written of this record so the file stays parseable.
+            ftruncate(fd, off_t(fileBytes)); lseek(fd, off_t(fileBytes), SEEK_SET)
+            let failure = SpoolError(path: path, operation: "write", errno: error.code)
+            writeProblem = failure.description
+            throw failure
         }
         writeProblem = nil
         fileBytes += record.count
@@ -245,17 +238,10 @@ public final class EventSpool {
         guard t >= 0 else { throw SpoolError(path: tmp, operation: "open", errno: errno) }
         var bytes = SpoolFormat.magic
         for e in pending { bytes += SpoolFormat.messageRecord(e) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(t, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(t)
-                unlink(tmp)
-                throw SpoolError(path: tmp, operation: "write", errno: e)
-            }
-            done += n
+        if let error = FileDescriptor(rawValue: t).writeAll(bytes) {
+            close(t)
+            unlink(tmp)
+            throw SpoolError(path: tmp, operation: "write", errno: error.code)
         }
         if fsyncPolicy != .never { _ = Glibc.fsync(t) }
         guard rename(tmp, path) == 0 else {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// A spool file operation failed; `description` names the file and the system's reason.
 public struct SpoolError: Error, Sendable, CustomStringConvertible {
@@ -10,7 +11,7 @@ public struct SpoolError: Error, Sendable, CustomStringConvertible {
     /// What to do; defaults to checking the state directory.
     public var hint = "check that the state directory exists, is writable and has free space"
     public var description: String {
-        "spool \(path): \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno)); \(hint)"
+        "spool \(path): \(operation) failed: \(Errno(errno)); \(hint)"
     }
 
     public init(path: String, operation: String, errno: Int32) {

@@ -1,3 +1,5 @@
+import Platform
+
 /// The on-disk layout of the spool file (all integers little-endian):
 ///
 /// ```

@@ -1,3 +1,5 @@
+import Platform
+
 /// Reads a spool file's bytes (see `SpoolFormat`) into the unacknowledged messages it holds,
 /// resynchronising after damage: a record whose length, CRC or body is wrong is not trusted (its
 /// length may be the damaged part), so the reader moves on byte by byte to the next offset where a

@@ -1,4 +1,4 @@
-import MotionCore
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,13 +5,18 @@ import Glibc
 /// Core Motion's `CMPedometer`: counts steps from the accelerometer, with cadence, pace, distance,
 /// floors (when pressure samples are fed) and pause/resume events.
 ///
-/// Steps: |f| is resampled to `internalRate`, band-passed (`lowCutoff`–`highCutoff`, two biquads) and
-/// each positive peak that reaches an adaptive threshold (a fraction of the recent peak amplitude,
-/// never below `minimumPeak`) after the signal went below zero, at least `minimumStepInterval` after
-/// the previous one, is a step candidate. A walk is confirmed after `confirmationSteps` candidates
-/// spaced at most `maximumStepInterval` apart; those are counted retroactively (so jostles and
-/// single knocks are not steps) and a `resume` event is reported; `pauseAfter` seconds without a
-/// step end the walk with a `pause` event. Value type, no allocation.
+/// Steps: |f| (orientation-free) is resampled to `internalRate`, band-passed (`lowCutoff`–`highCutoff`,
+/// two biquads) and each positive peak that reaches an adaptive threshold (a fraction of the recent
+/// peak amplitude, never below `minimumPeak`) after the signal went below zero, at least
+/// `minimumStepInterval` after the previous one, is a step candidate. A walk is confirmed after
+/// `confirmationSteps` regular candidates spaced at most `maximumStepInterval` apart (each interval
+/// within `regularity` of the previous one or of the one before it: left and right steps of a
+/// pocket or a swinging hand often differ, the stride does not); those are counted retroactively
+/// (so jostles and single knocks are not steps) and a `resume` event is reported; `pauseAfter` seconds without a step end the walk with a `pause` event.
+///
+/// Distance and pace: each counted step adds `PedometerConfiguration.stepLength(cadence:)` at the
+/// cadence of that moment; `currentPace` = 1 / (cadence × step length), `averageActivePace` =
+/// walking time / distance. Value type, no allocation.
 ///
 /// Gait gate: hand gestures, tapping and jostling can be as regular as steps. Once `setGait(_:)`
 /// has been called (the agent feeds it the activity detector's walking/running state), steps are
@@ -32,6 +37,7 @@ public struct Pedometer: Sendable {
     private var lastCandidate = -Double.infinity
     private var lastCandidatePrevious = -Double.infinity
     private var lastInterval = 0.0
+    private var intervalBefore = 0.0
     private var pending = 0
     private var firstPending = 0.0
     private var walking = false
@@ -40,6 +46,7 @@ public struct Pedometer: Sendable {
     private var startDate: Double?
     private var endDate = 0.0
     private var steps = 0
+    private var distance = 0.0
     // Floors.
     private var altitude: Double?
     private var floorReference = 0.0
@@ -54,6 +61,7 @@ public struct Pedometer: Sendable {
     private var held = 0
     private var heldStart = 0.0
     private var heldActive = 0.0
+    private var heldDistance = 0.0
 
     public init(configuration: PedometerConfiguration = PedometerConfiguration()) {
         self.configuration = configuration
@@ -63,18 +71,21 @@ public struct Pedometer: Sendable {
     }
 
     /// Totals and current rates, as `CMPedometerData`.
+    /// Cadence and current pace are 0 unless steps are being counted: after a pause, and while the
+    /// gait gate is closed (cycling, a vehicle, gestures), even if the step detector still sees a rhythm.
     public var data: PedometerData {
-        let stride = configuration.effectiveStrideLength
-        let currentCadence = reported ? cadence : 0
+        let currentCadence = isWalking ? cadence : 0
         return PedometerData(
-            startDate: startDate ?? 0, endDate: endDate, numberOfSteps: steps, distance: Double(steps) * stride,
+            startDate: startDate ?? 0, endDate: endDate, numberOfSteps: steps, distance: distance,
             floorsAscended: hasPressure ? ascended : nil, floorsDescended: hasPressure ? descended : nil,
-            currentPace: currentCadence > 0 ? 1 / (currentCadence * stride) : 0, currentCadence: currentCadence,
-            averageActivePace: steps > 0 && activeTime > 0 ? activeTime / (Double(steps) * stride) : 0)
+            currentPace: currentCadence > 0 ? 1 / (currentCadence * configuration.stepLength(cadence: currentCadence)) : 0,
+            currentCadence: currentCadence,
+            averageActivePace: distance > 0 && activeTime > 0 ? activeTime / distance : 0)
     }
 
-    /// Whether a walk is in progress (confirmed, counted and not paused).
-    public var isWalking: Bool { reported }
+    /// Whether steps are being counted now: a walk is confirmed, not paused, and the gait gate
+    /// (when used) is open.
+    public var isWalking: Bool { reported && (!gated || gaitOpen) }
 
     /// Steps held while the gait gate is closed (counted if walking or running is confirmed).
     public var heldSteps: Int { held }
@@ -89,8 +100,10 @@ public struct Pedometer: Sendable {
         guard active, walking, held > 0 else { return nil }
         steps += held
         activeTime += heldActive
+        distance += heldDistance
         held = 0
         heldActive = 0
+        heldDistance = 0
         guard !reported else { return nil }
         reported = true
         return PedometerEvent(kind: .resume, date: heldStart)
@@ -99,20 +112,24 @@ public struct Pedometer: Sendable {
     /// Counts `n` steps (the first at `first`, spanning `duration` s) now, or holds them while the
     /// gait gate is closed. Returns whether they were counted.
     private mutating func credit(_ n: Int, first: Double, duration: Double, at t: Double) -> Bool {
+        let length = Double(n) * configuration.stepLength(cadence: cadence)
         if !gated || gaitOpen {
             steps += n
             activeTime += duration
+            distance += length
             return true
         }
         if held == 0 { heldStart = first }
         held += n
         heldActive += duration
+        heldDistance += length
         let span = t - heldStart
         let limit = configuration.gateHoldTime
         if span > limit {
             // Keep only (about) the steps of the last `limit` seconds, at the walk's mean rate.
             let keep = (Double(held) * limit / span).rounded()
             heldActive *= keep / Double(held)
+            heldDistance *= keep / Double(held)
             held = Int(keep)
             heldStart = t - limit
         }
@@ -158,6 +175,7 @@ public struct Pedometer: Sendable {
             pending = 0
             held = 0
             heldActive = 0
+            heldDistance = 0
             if reported {
                 reported = false
                 event = PedometerEvent(kind: .pause, date: lastCandidate)
@@ -179,16 +197,21 @@ public struct Pedometer: Sendable {
             return nil
         }
         if walking {
-            _ = credit(1, first: t, duration: interval, at: t)
             cadence = 0.7 * cadence + 0.3 / interval
+            _ = credit(1, first: t, duration: interval, at: t)
             return nil
         }
         // Before a walk is confirmed its steps must be regular: each interval within
-        // `regularity` of the previous one, else the candidates restart from this step.
-        if pending >= 2, abs(interval - lastInterval) > c.regularity * lastInterval {
+        // `regularity` of the previous one or of the one before it (left and right steps may
+        // differ, strides do not), else the candidates restart from the previous step.
+        let r = c.regularity
+        let regular = pending < 2 || abs(interval - lastInterval) <= r * lastInterval
+            || pending >= 3 && abs(interval - intervalBefore) <= r * intervalBefore
+        if !regular {
             pending = 1
             firstPending = lastCandidatePrevious
         }
+        intervalBefore = lastInterval
         lastInterval = interval
         pending += 1
         cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval

@@ -1,14 +1,16 @@
 /// Settings of the pedometer. Distances in m, times in s, accelerations in m/s².
 public struct PedometerConfiguration: Sendable, Hashable {
-    /// Step length, m. When `nil`, derived from `height` (0.415 × height), else 0.7 m.
+    /// Step length (one foot to the other), m, measured by the user (walk a known distance, divide
+    /// by the steps). When set it is used for every step; when `nil`, see `stepLength(cadence:)`.
     public var strideLength: Double?
     /// The walker's height, m, used when `strideLength` is `nil`.
     public var height: Double?
     /// Rate the step detector runs at, Hz (sources are box-averaged / interpolated onto it).
     public var internalRate: Double = 50
-    /// Band-pass of |f| before peak detection, Hz (cadence 0.5–3.5 steps/s).
+    /// Band-pass of |f| before peak detection, Hz (cadence 0.6–3.5 steps/s; the upper edge
+    /// chosen by cross-validation on oxford_steps, see docs/activity.md).
     public var lowCutoff: Double = 0.6
-    public var highCutoff: Double = 3.5
+    public var highCutoff: Double = 3.0
     /// Shortest and longest time between two steps of one walk, s.
     public var minimumStepInterval: Double = 0.25
     public var maximumStepInterval: Double = 2.0
@@ -18,8 +20,9 @@ public struct PedometerConfiguration: Sendable, Hashable {
     public var relativeThreshold: Double = 0.4
     /// Regular steps needed before a walk is confirmed (they are then counted retroactively).
     public var confirmationSteps: Int = 4
-    /// Largest relative change between consecutive step intervals while a walk is being confirmed.
-    public var regularity: Double = 0.3
+    /// Largest relative change of a step interval against the previous one or the one before it
+    /// while a walk is being confirmed (cross-validated on oxford_steps, see docs/activity.md).
+    public var regularity: Double = 0.4
     /// Longest stretch of steps (s) held while the gait gate is closed, waiting for the activity
     /// detector to confirm walking or running (its delay is ~5–10 s); older held steps are dropped.
     public var gateHoldTime: Double = 15
@@ -33,10 +36,26 @@ public struct PedometerConfiguration: Sendable, Hashable {
         self.height = height
     }
 
-    /// The step length in use, m.
+    /// The step length at the reference cadence, m: `strideLength`, else 0.415 × `height` (the
+    /// usual pedometer rule for an adult's walking step), else 0.7 m (that rule at 1.69 m).
     public var effectiveStrideLength: Double {
         if let s = strideLength { return s }
         if let h = height { return 0.415 * h }
         return 0.7
+    }
+
+    /// Cadence at which `effectiveStrideLength` applies, steps/s (a usual self-selected walking cadence).
+    public static let referenceCadence = 1.8
+
+    /// The length of a step taken at `cadence` steps/s, m. A configured `strideLength` is used as
+    /// it is. Otherwise `effectiveStrideLength` × √(cadence / `referenceCadence`), with the cadence
+    /// clamped to 1–3.5 steps/s (0: the reference): people lengthen their steps as they speed up,
+    /// and step length ∝ height × √(step frequency) is one of the published parametric step-length
+    /// models. Not validated here (no data set we have measures distance); expect ±10–15 % for a
+    /// given person at normal pace, more when running. A measured `strideLength` is better.
+    public func stepLength(cadence: Double) -> Double {
+        if let s = strideLength { return s }
+        let f = cadence > 0 ? Swift.min(3.5, Swift.max(1.0, cadence)) : Self.referenceCadence
+        return effectiveStrideLength * (f / Self.referenceCadence).squareRoot()
     }
 }

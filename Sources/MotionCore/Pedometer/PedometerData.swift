@@ -6,16 +6,16 @@ public struct PedometerData: Sendable, Hashable, BitwiseCopyable {
     /// Time of the latest sample, seconds of the sample clock.
     public var endDate: Double
     public var numberOfSteps: Int
-    /// Estimated distance, m (steps × stride length).
+    /// Estimated distance, m: the sum of each counted step's `PedometerConfiguration.stepLength(cadence:)`.
     public var distance: Double
     /// Floors climbed / descended (only with a pressure channel; `nil` otherwise, as Core Motion).
     public var floorsAscended: Int?
     public var floorsDescended: Int?
-    /// Current pace, s/m (0 when not walking).
+    /// Current pace, s/m: 1 / (cadence × step length); 0 when steps are not being counted.
     public var currentPace: Double
-    /// Current cadence, steps/s (0 when not walking).
+    /// Current cadence, steps/s (0 when steps are not being counted: paused, or the gait gate closed).
     public var currentCadence: Double
-    /// Mean pace over the time spent walking, s/m (0 before the first step).
+    /// Mean pace over the time spent walking, s/m: walking time / distance (0 before the first step).
     public var averageActivePace: Double
 
     public init(startDate: Double, endDate: Double, numberOfSteps: Int = 0, distance: Double = 0,

@@ -1,3 +1,5 @@
+import Platform
+
 /// An instant of `CLOCK_MONOTONIC`: seconds since boot, the clock every sample is stamped with
 /// (`CMLogItem.timestamp`). A different type from `UTCInstant`, so the two clocks can never be
 /// mixed up in one `Double` parameter.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import CGPIOD
 
 /// A sensor's data-ready interrupt pin, watched through libgpiod v1.6 for rising edges.
@@ -58,7 +59,7 @@ public final class DataReadyLine: @unchecked Sendable {
                 throw SensorError(.permissionDenied, subject: subject,
                                   detail: "cannot open /dev/gpiochip*; add the service user to group gpio (hardware/udev/60-edgemotion.rules)")
             }
-            throw SensorError(.notFound, subject: subject, detail: "no GPIO chips (\(I2CError.describe(e))); is /dev/gpiochip* present?")
+            throw SensorError(.notFound, subject: subject, detail: "no GPIO chips (\(Errno(e))); is /dev/gpiochip* present?")
         }
         while let c = gpiod_chip_iter_next_noclose(iter) {
             let name = String(cString: gpiod_chip_name(c))
@@ -106,7 +107,7 @@ public final class DataReadyLine: @unchecked Sendable {
             gpiod_chip_close(chip)
             throw SensorError(e == EBUSY ? .io : (e == EACCES || e == EPERM ? .permissionDenied : .io), subject: subject,
                               detail: e == EBUSY ? "line busy (held by '\(holder)'); stop the other user or pick another line"
-                                                 : "cannot request rising-edge events: \(I2CError.describe(e))")
+                                                 : "cannot request rising-edge events: \(Errno(e))")
         }
         self.chip = chip
         self.line = line
@@ -140,11 +141,11 @@ public final class DataReadyLine: @unchecked Sendable {
         if rc == 0 { return Edges(count: 0, firstNanos: 0, lastNanos: 0) }
         guard rc > 0 else {
             if errno == EINTR { return Edges(count: 0, firstNanos: 0, lastNanos: 0) }
-            throw SensorError(.io, subject: "gpio \(chipName):\(offset)", detail: "waiting for edges failed: \(I2CError.describe(errno))")
+            throw SensorError(.io, subject: "gpio \(chipName):\(offset)", detail: "waiting for edges failed: \(Errno(errno))")
         }
         let n = gpiod_line_event_read_multiple(line, events, UInt32(Self.eventCapacity))
         guard n > 0 else {
-            throw SensorError(.io, subject: "gpio \(chipName):\(offset)", detail: "reading edge events failed: \(I2CError.describe(errno))")
+            throw SensorError(.io, subject: "gpio \(chipName):\(offset)", detail: "reading edge events failed: \(Errno(errno))")
         }
         func nanos(_ t: timespec) -> UInt64 { UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec) }
         return Edges(count: Int(n), firstNanos: nanos(events[0].ts), lastNanos: nanos(events[Int(n) - 1].ts))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Builds the sensor layer's I2C errors. Subjects read `i2c-1 0x68 register 0x75 (WHO_AM_I)`.
 public enum I2CError {
@@ -59,7 +60,6 @@ public enum I2CError {
 
     /// `strerror` text plus the symbolic value, e.g. `No such device or address (errno 6)`.
     public static func describe(_ code: Int32) -> String {
-        guard let s = strerror(code) else { return "errno \(code)" }
-        return String(cString: s) + " (errno \(code))"
+        Errno(code).description
     }
 }

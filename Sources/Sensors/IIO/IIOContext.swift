@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import CIIO
 
 /// Thin owner of a libiio context (`local:` or `ip:host`) and helpers around its C API.
@@ -13,7 +14,7 @@ final class IIOContext: @unchecked Sendable {
         guard let ctx = iio_create_context_from_uri(uri) else {
             let e = errno
             throw SensorError(e == EACCES || e == EPERM ? .permissionDenied : .notFound, subject: "IIO context '\(uri)'",
-                              detail: "cannot create the libiio context (\(I2CError.describe(e))); for local: check /sys/bus/iio/devices, for ip: check that iiod runs on the host")
+                              detail: "cannot create the libiio context (\(Errno(e))); for local: check /sys/bus/iio/devices, for ip: check that iiod runs on the host")
         }
         self.uri = uri
         raw = ctx

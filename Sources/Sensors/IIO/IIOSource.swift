@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import CIIO
 import Logging
 import MotionCore
@@ -364,7 +365,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             }
         }
         if let trig, iio_device_set_trigger(dev, trig) != 0 {
-            throw SensorError(.io, subject: subject, detail: "cannot set the trigger (\(I2CError.describe(errno))); is the buffer in use by another program?")
+            throw SensorError(.io, subject: subject, detail: "cannot set the trigger (\(Errno(errno))); is the buffer in use by another program?")
         }
         if !secondary { detectGaps = true }
         if case .named = trigger {
@@ -379,7 +380,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
         guard let buf = iio_device_create_buffer(dev, perRefill, false) else {
             let e = errno
             throw SensorError(e == EBUSY ? .io : (e == EACCES ? .permissionDenied : .io), subject: subject,
-                              detail: "cannot create the IIO buffer (\(I2CError.describe(e)))" + (e == EBUSY ? "; another program has the buffer enabled" : ""))
+                              detail: "cannot create the IIO buffer (\(Errno(e)))" + (e == EBUSY ? "; another program has the buffer enabled" : ""))
         }
         member.buffer = buf
         member.pollFD = secondary ? iio_buffer_get_poll_fd(buf) : -1
@@ -522,7 +523,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
 
     private func refillError(member m: Int, errno e: Int32) -> SensorError {
         SensorError(.io, subject: members[m].subject,
-                    detail: "buffer refill failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
+                    detail: "buffer refill failed (\(Errno(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
     }
 
     @inline(__always)
@@ -594,7 +595,7 @@ public final class IIOSource: IMUSource, @unchecked Sendable {
             try checkPresent(member: m)
             let e = n < 0 ? Int32(-n) : EINVAL
             throw SensorError(.io, subject: "\(members[m].subject) \(IIOContext.id(axis.channel))_raw",
-                              detail: "read failed (\(I2CError.describe(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
+                              detail: "read failed (\(Errno(e)))" + (e == ENODEV ? "; the device disappeared (unbound or unplugged)" : ""))
         }
         return (raw + axis.offset) * axis.scale
     }

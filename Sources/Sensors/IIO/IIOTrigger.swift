@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Which trigger drives an IIO device's buffer (config `source.iio.trigger`).
 public enum IIOTrigger: Sendable, Hashable {
@@ -31,6 +32,6 @@ public enum IIOTrigger: Sendable, Hashable {
         if mkdir(dir + "/" + name, 0o755) == 0 || errno == EEXIST { return }
         let e = errno
         throw SensorError(e == EACCES || e == EPERM ? .permissionDenied : .notFound, subject: dir + "/" + name,
-                          detail: "cannot create the hrtimer trigger (\(I2CError.describe(e))); run 'modprobe industrialio-configfs iio-trig-hrtimer', mount configfs on /sys/kernel/config, or create it at boot (hardware/udev/README.md)")
+                          detail: "cannot create the hrtimer trigger (\(Errno(e))); run 'modprobe industrialio-configfs iio-trig-hrtimer', mount configfs on /sys/kernel/config, or create it at boot (hardware/udev/README.md)")
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import MotionCore
 
 /// Plays a recording in the shared CSV schemas (`../shared/data/fusion`,
@@ -120,7 +121,7 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
         var n = 0
         var deadline: UInt64 = 0
         if speed == .recorded {
-            deadline = MonotonicClock.nowNanos() &+ Self.nanoseconds(timeout)
+            deadline = MonotonicClock.nowNanos() &+ timeout.nonNegativeNanoseconds
         }
         if let error = deferredError {
             deferredError = nil
@@ -147,10 +148,10 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
                 if stamp > now {
                     if n > 0 { break }
                     if stamp > deadline {
-                        Self.sleep(until: deadline)
+                        MonotonicClock.sleep(untilNanos: deadline)
                         return .timeout
                     }
-                    Self.sleep(until: stamp)
+                    MonotonicClock.sleep(untilNanos: stamp)
                 }
             }
             pending = nil
@@ -206,16 +207,4 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
                          magneticField: row.magneticField ?? .zero, contents: contents)
     }
 
-    // MARK: Clock
-
-    private static func nanoseconds(_ d: Duration) -> UInt64 {
-        let c = d.components
-        guard c.seconds >= 0 else { return 0 }
-        return UInt64(c.seconds) &* 1_000_000_000 &+ UInt64(Swift.max(0, c.attoseconds) / 1_000_000_000)
-    }
-
-    private static func sleep(until nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import MotionCore
 
 /// A built-in IMU that produces physically consistent samples from a scripted motion with known
@@ -102,12 +103,12 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             let last = (nextIndex / burst &+ 1) &* burst &- 1
             let next = sampleTimeNanos(last)
             if next > now {
-                let deadline = now &+ Self.nanoseconds(timeout)
+                let deadline = now &+ timeout.nonNegativeNanoseconds
                 if next > deadline {
-                    Self.sleep(until: deadline)
+                    MonotonicClock.sleep(untilNanos: deadline)
                     return .timeout
                 }
-                Self.sleep(until: next)
+                MonotonicClock.sleep(untilNanos: next)
             }
             let reached = Swift.max(MonotonicClock.nowNanos(), next)
             let lastDue = UInt64((Double(reached - startNanos) / periodNanos).rounded(.down))
@@ -194,17 +195,4 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             activity: k.activity, steps: k.steps, segment: k.segment)
     }
 
-    // MARK: Clock
-
-    private static func nanoseconds(_ d: Duration) -> UInt64 {
-        let c = d.components
-        guard c.seconds >= 0 else { return 0 }
-        return UInt64(c.seconds) &* 1_000_000_000 &+ UInt64(Swift.max(0, c.attoseconds) / 1_000_000_000)
-    }
-
-    /// Sleeps until `CLOCK_MONOTONIC` reaches `nanos` (absolute, restarts after signals).
-    private static func sleep(until nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
 }

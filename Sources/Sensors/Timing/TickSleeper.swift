@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 import MotionCore
 
 /// Timer pacing for sources without a data-ready line (polled I2C, polled IIO, FIFO bursts on a
@@ -11,19 +12,12 @@ enum TickSleeper {
     /// from now, sleeps for `timeout` only and returns `false`.
     static func sleep(untilTick tick: UInt64, timeout: Duration) -> Bool {
         let now = MonotonicClock.nowNanos()
-        let (s, a) = timeout.components
-        let timeoutNanos = UInt64(max(0, s)) &* 1_000_000_000 &+ UInt64(max(0, a) / 1_000_000_000)
+        let timeoutNanos = timeout.nonNegativeNanoseconds
         if tick > now &+ timeoutNanos {
-            sleep(until: now &+ timeoutNanos)
+            MonotonicClock.sleep(untilNanos: now &+ timeoutNanos)
             return false
         }
-        sleep(until: tick)
+        MonotonicClock.sleep(untilNanos: tick)
         return true
-    }
-
-    /// Sleeps until the monotonic time `nanos` (absolute, restarted after signals).
-    static func sleep(until nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 }

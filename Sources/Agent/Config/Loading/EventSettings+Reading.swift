@@ -78,7 +78,8 @@ extension EventSettings {
             let dwell = reader.double(t, "dwell_s", default: 1, unit: " s", allowed: "0 ≤ dwell_s ≤ 3600") { $0 >= 0 && $0 <= 3600 }
             let offDwell = reader.double(t, "off_dwell_s", default: dwell, unit: " s", allowed: "0 ≤ off_dwell_s ≤ 3600") { $0 >= 0 && $0 <= 3600 }
             let on = reader.string(t, "on", default: "on"), off = reader.string(t, "off", default: "off")
-            let deviceClass = reader.optionalString(t, "device_class")
+            // Home Assistant rejects a binary sensor whose device class it does not know.
+            let deviceClass = reader.optionalChoice(t, "device_class", oneOf: HomeAssistantDiscovery.binarySensorDeviceClasses)
             c.tiltThresholds.append(TiltThreshold(name: name, onAbove: above, offBelow: below, onDwell: dwell, offDwell: offDwell,
                                                   onName: on, offName: off))
             deviceClasses.append(deviceClass)

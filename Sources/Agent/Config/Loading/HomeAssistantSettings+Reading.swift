@@ -1,5 +1,5 @@
 extension HomeAssistantSettings {
-    static let keys = ["enabled", "discovery_prefix", "summary_rate", "angle_deadband_deg", "heartbeat_s", "expire_after_s"]
+    static let keys = ["enabled", "discovery_prefix", "summary_rate", "angle_deadband_deg", "heartbeat_s", "expire_after_s", "configuration_url"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -18,6 +18,14 @@ extension HomeAssistantSettings {
                                          allowed: "1 ≤ heartbeat_s ≤ 86400") { $0 >= 1 && $0 <= 86_400 }
         expireAfterSeconds = reader.integer(section, "expire_after_s", default: expireAfterSeconds, unit: "s",
                                             allowed: "0 (never) or heartbeat_s < expire_after_s ≤ 86400") { $0 >= 0 && $0 <= 86_400 }
+        configurationURL = reader.optionalString(section, "configuration_url") { url in
+            let lower = url.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8, url.count <= 2048,
+                  !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
+                return "expected an http:// or https:// URL without spaces, e.g. http://board-7.local:8080/"
+            }
+            return nil
+        }
         if enabled, expireAfterSeconds > 0, Double(expireAfterSeconds) <= heartbeatSeconds {
             reader.report(section?.path("expire_after_s") ?? "home_assistant.expire_after_s",
                           "\(expireAfterSeconds) s is not above heartbeat_s (\(heartbeatSeconds) s): entities would flap to unavailable between heartbeats; raise it or set 0")

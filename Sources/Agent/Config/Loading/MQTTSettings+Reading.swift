@@ -31,16 +31,6 @@ extension MQTTSettings {
                                             allowed: "1 ≤ reconnect_max_s ≤ 3600") { $0 >= 1 && $0 <= 3600 }
     }
 
-    /// Why `url` is not a usable broker URL, or `nil`.
-    static func problem(withBroker url: String) -> String? {
-        do {
-            _ = try BrokerAddress(parsing: url)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     /// Why `prefix` is not a usable topic prefix, or `nil`.
     static func problem(withTopicPrefix prefix: String) -> String? {
         if prefix.contains("+") || prefix.contains("#") {

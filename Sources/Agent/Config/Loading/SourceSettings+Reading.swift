@@ -1,6 +1,6 @@
 import Sensors
 extension SourceSettings {
-    static let keys = ["type", "rate", "simulator", "replay", "iio", "i2c", "data_ready", "retry_max_s"]
+    static let keys = ["type", "rate", "simulator", "replay", "iio", "i2c", "data_ready", "retry_max_s", "mount"]
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -17,6 +17,9 @@ extension SourceSettings {
         i2c = I2CSettings(reading: reader.section(section?["i2c"], path: p + ".i2c", keys: I2CSettings.keys), with: &reader)
         if let dr = reader.section(section?["data_ready"], path: p + ".data_ready", keys: DataReadySettings.keys) {
             dataReady = DataReadySettings(reading: dr, with: &reader)
+        }
+        if let m = reader.section(section?["mount"], path: p + ".mount", keys: MountSettings.keys) {
+            mount = MountSettings(reading: m, with: &reader)
         }
     }
 }

@@ -30,6 +30,8 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
 
     private var lastPushTime = -Double.infinity
     private var lastPushedSteps = -1
+    /// Whether a walk was in progress (cadence > 0) after the previous batch.
+    private var wasWalking = false
     private var lastFlushTime: Double?
     private var flushedSteps = 0
     private var flushedDistance = 0.0
@@ -77,7 +79,12 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
         data.startDate += utcOffset
         data.endDate += utcOffset
         latestPedometer.store(data)
-        if data.numberOfSteps != lastPushedSteps, time - lastPushTime >= 1 {
+        // A new count at most once a second; the end of a walk (cadence and pace back to 0)
+        // at once, even without a new step, so no observer keeps the last walk's cadence.
+        let walking = pedometer.isWalking
+        let walkEnded = wasWalking && !walking
+        wasWalking = walking
+        if data.numberOfSteps != lastPushedSteps && time - lastPushTime >= 1 || walkEnded {
             lastPushTime = time
             lastPushedSteps = data.numberOfSteps
             observers.pedometerUpdated(data)

@@ -28,7 +28,7 @@ public final class PedometerManager: Sendable {
 
     /// Steps are counted from the accelerometer.
     public func isStepCountingAvailable() -> Bool { engine.isAvailable }
-    /// Distance is steps × stride length (configured, or estimated from height).
+    /// Distance is the sum of step lengths (configured, or from height and cadence: `PedometerConfiguration.stepLength(cadence:)`).
     public func isDistanceAvailable() -> Bool { engine.isAvailable }
     /// Floors need a barometer; no source delivers pressure yet.
     public func isFloorCountingAvailable() -> Bool { false }

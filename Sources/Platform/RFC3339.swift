@@ -4,10 +4,11 @@ import Glibc
 
 /// RFC 3339 / ISO 8601 internet date-times, parsed strictly and written in UTC, without
 /// Foundation: `2026-11-30T08:00:00Z`, `2026-11-30T08:00:00.250Z`, `2026-11-30T09:00:00+01:00`.
-enum RFC3339 {
+/// The one home of UTC time formatting (log lines, payloads, file names).
+public enum RFC3339 {
     /// Seconds since the Unix epoch, or `nil` unless `text` is a complete date-time with a
     /// `Z` or `±hh:mm` offset and in-range fields (February 30 is refused, not normalised).
-    static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         var s = Substring(text)
         func digits(_ n: Int) -> Int? {
             guard s.count >= n else { return nil }
@@ -61,12 +62,12 @@ enum RFC3339 {
     }
 
     /// `2026-11-30T08:00:00.250Z` (milliseconds, UTC) for seconds since the Unix epoch.
-    static func format(_ seconds: Double) -> String {
+    public static func format(_ seconds: Double) -> String {
         format(unixMillis: Int64((seconds * 1000).rounded(.down)))
     }
 
     /// The same for nanoseconds since the Unix epoch (truncated to the millisecond, exactly).
-    static func format(unixNanos: Int64) -> String {
+    public static func format(unixNanos: Int64) -> String {
         let millis = unixNanos >= 0 ? unixNanos / 1_000_000 : (unixNanos - 999_999) / 1_000_000
         return format(unixMillis: millis)
     }
@@ -82,6 +83,16 @@ enum RFC3339 {
         }
         return "\(pad(Int64(parts.tm_year) + 1900, 4))-\(pad(Int64(parts.tm_mon) + 1, 2))-\(pad(Int64(parts.tm_mday), 2))T"
             + "\(pad(Int64(parts.tm_hour), 2)):\(pad(Int64(parts.tm_min), 2)):\(pad(Int64(parts.tm_sec), 2)).\(pad(ms, 3))Z"
+    }
+
+    /// ISO 8601 basic format to the second, `20261130T080000Z`, for file names (no `:`), for
+    /// whole seconds since the Unix epoch.
+    public static func basicStamp(unixSeconds: Int64) -> String {
+        var t = time_t(unixSeconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Platform
+import Synchronization
+
+extension Outbox {
+    func startPump() {
+        do throws(Errno) {
+            // The thread holds the outbox until the pump ends.
+            let started = try PlatformThread.start(name: "em-outbox") { self.pumpLoop() }
+            thread.withLock { $0 = started }
+        } catch {
+            pumpExited.store(true, ordering: .releasing)
+            log.error("cannot start the outbox thread; nothing will be published", ["errno": String(error.code)])
+        }
+    }
+
+    func pumpLoop() {
+        while !stopRequested.load(ordering: .acquiring) {
+            signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(100))) { hasWork() || stopRequested.load(ordering: .acquiring) }
+            persist()
+            expireStreams()
+            if sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                let sent = send()
+                sending.store(false, ordering: .releasing)
+                if sent { signal.notifyAll() }
+            } else {
+                // A producer is sending inline (`wake()`) and takes whatever is queued; look again
+                // in a moment instead of spinning on `hasWork()` while it does.
+                _ = signal.wait(untilNanos: MonotonicClock.deadline(after: .milliseconds(1))) { stopRequested.load(ordering: .acquiring) }
+            }
+        }
+        finishSpoolWork()
+        pumpExited.store(true, ordering: .releasing)
+        signal.notifyAll()
+    }
+
+    func hasWork() -> Bool {
+        state.withLock { st in
+            if !st.incomingEvents.isEmpty || !st.acknowledgedEventIDs.isEmpty { return true }
+            guard st.connected, st.client != nil, st.inflight.count < settings.inflightWindow,
+                  clock.nowNanos() >= st.pausedUntilNanos else { return false }
+            return !st.pendingEvents.isEmpty || !st.states.isEmpty || st.streamHead < st.streams.count
+        }
+    }
+
+    func expireStreams() {
+        let maxAge = UInt64(max(0, settings.maximumStreamAgeMilliseconds)) * 1_000_000
+        let now = clock.nowNanos()
+        state.withLock { st in
+            while st.streamHead < st.streams.count, now &- st.streams[st.streamHead].enqueuedNanos > maxAge {
+                st.drop(st.popStreamHead(), .expired)
+            }
+            st.compactStreams()
+        }
+    }
+
+
+    /// One round of the pump's work on the calling thread: spool, expiry, sending. For tests of an
+    /// outbox made with `runsPump: false`, which have no pump thread.
+    func pumpOnce() {
+        persist()
+        expireStreams()
+        if sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            _ = send()
+            sending.store(false, ordering: .releasing)
+        }
+    }
+}

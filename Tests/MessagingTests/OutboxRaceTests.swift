@@ -1,0 +1,280 @@
+import Synchronization
+import Testing
+@testable import Messaging
+
+/// A transport the test scripts: it records every publish, can fail the next one, and can run a
+/// hook *inside* `publish` — where the real network thread can acknowledge a QoS 0 write, a
+/// connection can drop, or a reload can attach a new client — before the outbox records the
+/// message as in flight.
+final class ScriptedTransport: OutboxTransport {
+    struct Published: Equatable { var mid: Int32; var topic: String; var qos: Int }
+    private struct Script {
+        var connected = true
+        var nextMid: Int32 = 1
+        var published: [Published] = []
+        var flushes = 0
+        var failNext: MQTTError?
+        var duringPublish: (@Sendable (Int32) -> Void)?
+        var acknowledged: (@Sendable (Int32) -> Void)?
+        var refused: (@Sendable (Int32, Int32) -> Void)?
+    }
+    private let script = Mutex(Script())
+
+    init(connected: Bool = true) { script.withLock { $0.connected = connected } }
+
+    var isConnected: Bool { script.withLock { $0.connected } }
+    var published: [Published] { script.withLock { $0.published } }
+
+    /// The next `publish` throws `error` (once).
+    func failNextPublish(with error: MQTTError) { script.withLock { $0.failNext = error } }
+    /// Runs `hook(mid)` inside every later `publish`, after the message id is assigned.
+    func duringPublish(_ hook: (@Sendable (Int32) -> Void)?) { script.withLock { $0.duringPublish = hook } }
+    /// The broker's PUBACK (or the QoS 0 write) for `mid`.
+    func acknowledge(_ mid: Int32) { script.withLock { $0.acknowledged }?(mid) }
+    /// An MQTT 5 refusal of `mid`.
+    func refuse(_ mid: Int32, reason: Int32) { script.withLock { $0.refused }?(mid, reason) }
+
+    func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, flush: Bool) throws(MQTTError) -> Int32 {
+        let (mid, hook, failure) = script.withLock { s -> (Int32, (@Sendable (Int32) -> Void)?, MQTTError?) in
+            if let f = s.failNext { s.failNext = nil; return (0, nil, f) }
+            let mid = s.nextMid
+            s.nextMid += 1
+            s.published.append(Published(mid: mid, topic: topic, qos: qos))
+            return (mid, s.duringPublish, nil)
+        }
+        if let failure { throw failure }
+        hook?(mid)
+        return mid
+    }
+
+    func flush(coalescing: Bool) { script.withLock { $0.flushes += 1 } }
+
+    func setCompletionHandlers(acknowledged: @escaping @Sendable (Int32) -> Void, refused: @escaping @Sendable (Int32, Int32) -> Void) {
+        script.withLock { $0.acknowledged = acknowledged; $0.refused = refused }
+    }
+}
+
+/// Monotonic time the test moves by hand.
+final class ManualClock: Sendable {
+    private let nanos = Atomic<UInt64>(1_000_000_000)
+    var clock: OutboxClock { OutboxClock { [self] in nanos.load(ordering: .relaxed) } }
+    func advance(milliseconds: UInt64) { nanos.add(milliseconds * 1_000_000, ordering: .relaxed) }
+}
+
+/// The outbox's acknowledgement races and connection changes, driven deterministically through a
+/// scripted transport and a manual clock: no broker, no pump thread, no sleeps. Each test puts
+/// the outbox in one of the interleavings the real network thread can produce and checks the
+/// accounting identity `produced == acknowledged + dropped + queued` per topic.
+@Suite(.timeLimit(.minutes(1))) struct OutboxRaceTests {
+    let lost = MQTTConnectionState.connectionLost(MQTTError(.connectionLost, context: "test"), retryIn: .seconds(1))
+
+    func makeOutbox(_ settings: OutboxSettings = OutboxSettings(), clock: ManualClock = ManualClock()) throws -> Outbox {
+        try Outbox(settings: settings, clock: clock.clock, runsPump: false)
+    }
+
+    func enqueueStream(_ outbox: Outbox, _ handle: Int, qos: Int, bytes: Int = 10) {
+        let payload = [UInt8](repeating: 7, count: bytes)
+        payload.withUnsafeBytes { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: false, wake: false) }
+    }
+
+    @Test func anAcknowledgementThatOvertakesThePublishIsCountedOnce() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        let accel = outbox.registerStream(topic: "d/accelerometer", name: "accelerometer")
+        // libmosquitto reports a QoS 0 packet written on the publishing thread before publish returns.
+        transport.duringPublish { mid in transport.acknowledge(mid) }
+        enqueueStream(outbox, accel, qos: 0)
+        outbox.wake()
+
+        let s = outbox.statistics
+        #expect(transport.published.count == 1)
+        #expect(s.topics["accelerometer"] == counts(produced: 1, published: 1, acknowledged: 1))
+        #expect(s.inflight == 0)
+        outbox.stop()
+    }
+
+    @Test func aRefusalThatOvertakesThePublishDropsTheEventAsRefused() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        transport.duringPublish { mid in transport.refuse(mid, reason: 135) }
+        outbox.enqueueEvent(topic: "d/events/shock", payload: [1])
+        outbox.pumpOnce()
+
+        let s = outbox.statistics
+        #expect(s.topics["events/shock"]?.dropped == [.refused: 1])
+        #expect(s.topics["events/shock"]?.acknowledged == 0)
+        #expect(s.unacknowledgedEvents == 0 && s.inflight == 0)
+        #expect(s.lastError?.contains("MQTT 5 reason 135") == true, "\(s.lastError ?? "nil")")
+        outbox.stop()
+    }
+
+    @Test func aQoS0BatchPublishedAsTheConnectionDropsIsCountedAsLost() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        let motion = outbox.registerStream(topic: "d/motion", name: "motion")
+        transport.duringPublish { [lost] _ in outbox.connectionChanged(lost, transport: transport) }
+        enqueueStream(outbox, motion, qos: 0)
+        outbox.wake()
+
+        let s = outbox.statistics
+        #expect(s.topics["motion"] == counts(produced: 1, published: 1, dropped: [.connectionLost: 1]))
+        #expect(s.inflight == 0 && s.retransmitted == 0)
+        outbox.stop()
+    }
+
+    @Test func aQoS1BatchPublishedAsTheConnectionDropsStaysInFlightAsARetransmission() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        let motion = outbox.registerStream(topic: "d/motion", name: "motion")
+        transport.duringPublish { [lost] _ in outbox.connectionChanged(lost, transport: transport) }
+        enqueueStream(outbox, motion, qos: 1)
+        outbox.wake()
+        #expect(outbox.statistics.inflight == 1)
+        #expect(outbox.statistics.retransmitted == 1)
+
+        // libmosquitto resends it after the reconnect; its PUBACK settles it exactly once.
+        transport.duringPublish(nil)
+        outbox.connectionChanged(.connected, transport: transport)
+        transport.acknowledge(1)
+        #expect(outbox.statistics.topics["motion"] == counts(produced: 1, published: 1, acknowledged: 1))
+        #expect(outbox.statistics.inflight == 0)
+        outbox.stop()
+    }
+
+    @Test func anEventInHandWhenANewClientIsAttachedIsSentAgainOnTheNewOne() throws {
+        let outbox = try makeOutbox()
+        let old = ScriptedTransport()
+        let new = ScriptedTransport()
+        outbox.attach(transport: old)
+        // A reload attaches a new client while the pump is inside `publish` on the old one.
+        old.duringPublish { _ in outbox.attach(transport: new) }
+        outbox.enqueueEvent(topic: "d/events/fall", payload: [1])
+        outbox.pumpOnce()
+        // Put back, then sent again on the new client in the same round.
+        #expect(old.published.count == 1)
+        #expect(new.published.map(\.topic) == ["d/events/fall"])
+        #expect(outbox.statistics.unacknowledgedEvents == 1)
+        // The old client's late acknowledgement is not the new one's.
+        old.acknowledge(1)
+        #expect(outbox.statistics.unacknowledgedEvents == 1)
+        new.acknowledge(new.published[0].mid)
+        let s = outbox.statistics
+        #expect(s.unacknowledgedEvents == 0 && s.inflight == 0)
+        #expect(s.topics["events/fall"] == counts(produced: 1, published: 2, acknowledged: 1))
+        outbox.stop()
+    }
+
+    @Test func inFlightMessagesOfAReplacedClientAreTakenBack() throws {
+        let outbox = try makeOutbox()
+        let old = ScriptedTransport()
+        outbox.attach(transport: old)
+        let motion = outbox.registerStream(topic: "d/motion", name: "motion")
+        outbox.enqueueEvent(topic: "d/events/tap", payload: [1])
+        outbox.enqueueState(topic: "d/health", payload: [2])
+        enqueueStream(outbox, motion, qos: 1)
+        outbox.pumpOnce()
+        #expect(outbox.statistics.inflight == 3)
+
+        let new = ScriptedTransport()
+        outbox.attach(transport: new)
+        let s = outbox.statistics
+        // The event and the state go again on the new client; the stream batch is lost.
+        #expect(s.topics["motion"]?.dropped == [.connectionLost: 1])
+        #expect(s.inflight == 0 && s.unacknowledgedEvents == 1)
+        outbox.pumpOnce()
+        #expect(new.published.map(\.topic) == ["d/events/tap", "d/health"])
+        outbox.stop()
+    }
+
+    @Test func aTransientFailurePausesSendingFor200MillisecondsOfTheClock() throws {
+        let time = ManualClock()
+        let outbox = try makeOutbox(clock: time)
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        transport.failNextPublish(with: MQTTError(.notConnected, context: "test"))
+        outbox.enqueueEvent(topic: "d/events/shock", payload: [1])
+        outbox.pumpOnce()
+        #expect(transport.published.isEmpty)
+        #expect(outbox.statistics.unacknowledgedEvents == 1)
+
+        time.advance(milliseconds: 199)
+        outbox.pumpOnce()
+        #expect(transport.published.isEmpty)
+        time.advance(milliseconds: 1)
+        outbox.pumpOnce()
+        #expect(transport.published.count == 1)
+        outbox.stop()
+    }
+
+    @Test func aMessageThatCanNeverBeSentIsDroppedNotRetried() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        transport.failNextPublish(with: MQTTError(.invalidTopic, context: "test"))
+        outbox.enqueueEvent(topic: "d/events/bad", payload: [1])
+        outbox.enqueueEvent(topic: "d/events/good", payload: [2])
+        outbox.pumpOnce()
+        let s = outbox.statistics
+        #expect(s.topics["events/bad"]?.dropped == [.refused: 1])
+        #expect(transport.published.map(\.topic) == ["d/events/good"])
+        outbox.stop()
+    }
+
+    @Test func streamBatchesOlderThanTheMaximumAgeExpireByTheClock() throws {
+        let time = ManualClock()
+        let outbox = try makeOutbox(OutboxSettings(maximumStreamAgeMilliseconds: 500), clock: time)
+        let transport = ScriptedTransport(connected: false)
+        outbox.attach(transport: transport)
+        let accel = outbox.registerStream(topic: "d/accelerometer", name: "accelerometer")
+        enqueueStream(outbox, accel, qos: 0)
+        time.advance(milliseconds: 500)
+        outbox.pumpOnce()
+        #expect(outbox.statistics.queuedStreamMessages == 1)     // exactly the maximum age: kept
+        time.advance(milliseconds: 1)
+        outbox.pumpOnce()
+        #expect(outbox.statistics.topics["accelerometer"] == counts(produced: 1, dropped: [.expired: 1]))
+        #expect(transport.published.isEmpty)
+        outbox.stop()
+    }
+
+    @Test func theInFlightWindowHoldsBackPublishesUntilAnAcknowledgement() throws {
+        let outbox = try makeOutbox(OutboxSettings(inflightWindow: 2))
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        let motion = outbox.registerStream(topic: "d/motion", name: "motion")
+        for _ in 0..<4 { enqueueStream(outbox, motion, qos: 1) }
+        outbox.wake()
+        #expect(transport.published.count == 2)
+        transport.acknowledge(1)
+        outbox.wake()
+        #expect(transport.published.count == 3)
+        #expect(outbox.statistics.queuedStreamMessages == 1)
+        outbox.stop()
+        #expect(outbox.statistics.topics["motion"] == counts(produced: 4, published: 3, acknowledged: 1, dropped: [.shutdown: 3]))
+    }
+
+    @Test func aFullStreamBufferDropsTheOldestBatches() throws {
+        let outbox = try makeOutbox(OutboxSettings(maximumStreamBytes: 100))
+        let transport = ScriptedTransport(connected: false)
+        outbox.attach(transport: transport)
+        let h = outbox.registerStream(topic: "d/m", name: "m")      // 3 topic bytes + 40 payload = 43 per batch
+        for _ in 0..<3 { enqueueStream(outbox, h, qos: 0, bytes: 40) }
+        let s = outbox.statistics
+        #expect(s.queuedStreamMessages == 2)
+        #expect(s.topics["m"] == counts(produced: 3, dropped: [.full: 1]))
+        outbox.stop()
+    }
+
+    private func counts(produced: Int = 0, published: Int = 0, acknowledged: Int = 0, dropped: [OutboxDropReason: Int] = [:]) -> OutboxTopicCounts {
+        var c = OutboxTopicCounts()
+        c.produced = produced
+        c.published = published
+        c.acknowledged = acknowledged
+        c.dropped = dropped
+        return c
+    }
+}
