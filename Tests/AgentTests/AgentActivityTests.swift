@@ -85,4 +85,45 @@ struct AgentActivityTests {
         let items = (reply.map(json)?["items"] as? [[String: Any]]) ?? []
         #expect(items.compactMap { $0["activity"] as? String } == names, "history reply: \(reply.map { $0.payloadString } ?? "none")")
     }
+
+    /// A source slower than the detector needs (5 Hz < 8 Hz): `health` names the problem (and is
+    /// degraded) instead of the agent publishing activities from interpolated samples, and the
+    /// log says so once, not once per decision.
+    @Test func aSourceTooSlowForActivityDetectionIsReportedInHealthAndLoggedOnce() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/slowact/#"])
+        let state = NSTemporaryDirectory() + "edgemotion-slowact-\(UUID().uuidString)"
+        let config = try AgentProcess.writeConfig("""
+        device: { id: slowact }
+        source:
+          type: simulator
+          rate: 5
+          simulator: { scenario: walking, real_time: false }
+        streams:
+          accelerometer: { enabled: false }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { enabled: false }
+        process: { stats_interval_s: 1 }
+        state_directory: \(state)
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        var health: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            health = sub.messages(on: "edgemotion/slowact/health").last.map(json) ?? [:]
+            if health["activity_input"] as? String == "rate_too_low" { break }
+            usleep(200_000)
+        }
+        usleep(2_500_000)  // a few more decisions and health refreshes: still one log line
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
+        #expect(health["activity_input"] as? String == "rate_too_low", "health: \(health)")
+        #expect(health["status"] as? String == "degraded", "health: \(health)")
+        let error = health["activity_input_error"] as? String ?? ""
+        #expect(error.contains("below the 8.0 Hz"), "activity_input_error: \(error)")
+        let lines = agent.log.split(separator: "\n").filter { $0.contains("activity detection withheld") }
+        #expect(lines.count == 1, "log:\n\(agent.log.suffix(3000))")
+        #expect(sub.messages(on: "edgemotion/slowact/events/activity").isEmpty, "no activity from a 5 Hz source")
+    }
 }

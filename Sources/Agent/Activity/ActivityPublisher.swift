@@ -20,6 +20,7 @@ import Synchronization
 /// answers queries from the same store.
 final class ActivityPublisher: Sendable {
     let store: ActivityHistoryStore
+    private let engine: ActivityEngine
     private let activityManager: MotionActivityManager
     private let pedometerManager: PedometerManager
     private let outbox: Outbox
@@ -44,6 +45,7 @@ final class ActivityPublisher: Sendable {
         // below (and any library client of the same service) share it.
         service.useActivityHistory(store, activity: activity, pedometer: pedometer)
         activityManager = MotionActivityManager(service: service)
+        engine = service.activityEngine
         pedometerManager = PedometerManager(service: service)
         self.outbox = outbox
         activityTopic = prefix + "/activity"
@@ -52,6 +54,10 @@ final class ActivityPublisher: Sendable {
         pedometerEventsTopic = prefix + "/pedometer/events"
         interval = settings.pedometerInterval
     }
+
+    /// Why the detector withholds activity decisions (input rate too low, no gravity in the
+    /// input), `nil` while its input is usable: for `health` and the agent's log.
+    var inputProblem: ActivityInputProblem? { engine.inputProblem }
 
     /// Starts detection and publishing (the engine joins the running pipeline as a consumer).
     func start() {

@@ -8,7 +8,7 @@ struct ClassifyCommand: Command {
     let summary = "run the activity detector over a recording CSV and write predictions"
     let usage = """
     usage: edgemotion classify --input FILE.csv --output PRED.csv [--config FILE.json]
-                               [--recording ID] [--features-out FEATURES.csv]
+                               [--recording ID] [--features-out FEATURES.csv] [--rate HZ]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz][,label]; m/s², rad/s; plain or
     .gz), runs the activity detector and writes one row per decision window once an activity is
@@ -21,6 +21,11 @@ struct ClassifyCommand: Command {
       --recording ID     add a recording column with ID (needed when scoring several recordings).
       --features-out F   also write every decision's features and the truth label (for fitting).
       --no-gyro          ignore the recording's gyroscope columns.
+      --rate HZ          keep only every sample that is ≥ 1/HZ s after the last one kept (plain
+                         decimation, no filtering, as a sensor set to a low output data rate delivers).
+
+    When the detector withholds decisions because its input is too slow or has no gravity in it,
+    the reason is printed on standard error (once per kind of problem) and those seconds have no rows.
 
     example:
       edgemotion classify --input walk.csv.gz --output walk-pred.csv
@@ -31,7 +36,7 @@ struct ClassifyCommand: Command {
 
     func run(arguments: [String]) -> Int32 {
         guard let options = OptionScanner(command: name, arguments: arguments,
-                                          valued: ["--input", "--output", "--config", "--recording", "--features-out"],
+                                          valued: ["--input", "--output", "--config", "--recording", "--features-out", "--rate"],
                                           flagNames: ["--no-gyro"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion classify: unexpected argument '\(options.positional[0])'. Run 'edgemotion classify --help'.")
@@ -40,6 +45,14 @@ struct ClassifyCommand: Command {
         let input = options["--input"], output = options["--output"], config = options["--config"]
         let recording = options["--recording"], featuresOut = options["--features-out"]
         let useGyro = !options.flags.contains("--no-gyro")
+        var keepInterval = 0.0
+        if let text = options["--rate"] {
+            guard let hz = Double(text), hz > 0, hz.isFinite else {
+                printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0")
+                return 64
+            }
+            keepInterval = 1 / hz
+        }
         guard let input, let output else {
             printError("edgemotion classify: --input and --output are required. Run 'edgemotion classify --help'.")
             return 64
@@ -69,13 +82,26 @@ struct ClassifyCommand: Command {
         var decisions = 0
         var progress = ProgressLine("classify \(input)", unit: "rows")
         var rows = 0
+        var nextKept = -Double.infinity
+        var lastProblemCode: String?
         defer { progress.finish() }
         do {
             while let row = try reader.next() {
                 rows += 1
                 if rows & 0xFFF == 0 { progress.update(rows) }
+                if keepInterval > 0 {
+                    // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
+                    guard row.time >= nextKept - 1e-6 else { continue }
+                    nextKept += keepInterval
+                    if nextKept <= row.time { nextKept = row.time + keepInterval }
+                }
                 _ = detector.update(time: row.time, specificForce: row.specificForce,
                                     rotationRate: useGyro ? row.rotationRate : nil)
+                let problem = detector.inputProblem
+                if let problem, problem.code.description != lastProblemCode {
+                    printError("edgemotion classify: warning: \(input) at t = \(Self.format(row.time)) s: \(problem.message)")
+                }
+                lastProblemCode = problem.map { $0.code.description }
                 guard detector.decisionCount != decisions else { continue }
                 decisions = detector.decisionCount
                 let d = detector.lastDecision

@@ -105,16 +105,24 @@ enum StatsPayload {
     static func health(sourceFailing: Bool, sourceError: String?, connected: Bool, lastError: String?,
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
                        broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil,
-                       storageProblems: [String] = []) -> [UInt8] {
+                       storageProblems: [String] = [],
+                       activityInput: (code: String, message: String?)? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
-        let degraded = sourceFailing || !storageProblems.isEmpty
+        let activityWithheld = activityInput.map { $0.message != nil } ?? false
+        let degraded = sourceFailing || !storageProblems.isEmpty || activityWithheld
         w.field("status", degraded ? "degraded" as StaticString : "ok" as StaticString)
         w.field("source", sourceFailing ? "failing" as StaticString : "ok" as StaticString)
         if let sourceError { w.field("source_error", sourceError) }
         // Any store (spool, activity history, recorder) that cannot write right now, and why.
         w.field("storage", storageProblems.isEmpty ? "ok" as StaticString : "failing" as StaticString)
         if !storageProblems.isEmpty { w.field("storage_error", storageProblems.joined(separator: "; ")) }
+        // Activity detection's input (when activity runs): "ok", or the problem's code
+        // (rate_too_low, no_gravity) with the sentence saying what to change.
+        if let a = activityInput {
+            w.field("activity_input", a.code)
+            if let m = a.message { w.field("activity_input_error", m) }
+        }
         w.field("mqtt", connected ? "connected" as StaticString : "disconnected" as StaticString)
         if let lastError {
             w.field("last_error", lastError)

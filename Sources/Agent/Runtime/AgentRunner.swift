@@ -73,6 +73,12 @@ public final class AgentRunner: @unchecked Sendable {
     private var storageProblemsSeen: [String] = []
     /// `client.refusals.total` last reported in `health.last_error`.
     private var refusalsSeen = 0
+    /// The kind of activity-input problem last published in `health` (`nil`: none), and when
+    /// (monotonic ns) it was last logged: one line when it appears, again at most every
+    /// `activityInputLogInterval` while it lasts, one when it clears.
+    private var activityInputSeen: String?
+    private var activityInputLoggedAt: UInt64 = 0
+    private static let activityInputLogInterval: UInt64 = 600_000_000_000
 
     // Shared with the network thread.
     private let meta = Mutex<[UInt8]?>(nil)
@@ -315,6 +321,7 @@ public final class AgentRunner: @unchecked Sendable {
                 // Writes a full disk refused are retried here; `health` follows every change.
                 activity?.store.retryPending()
                 if storageProblems() != storageProblemsSeen { healthDirty.store(true, ordering: .relaxed) }
+                if activityInputCode() != activityInputSeen { healthDirty.store(true, ordering: .relaxed) }
             }
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
@@ -1021,17 +1028,41 @@ public final class AgentRunner: @unchecked Sendable {
             else if !storageProblemsSeen.isEmpty { log.notice("every store writes again") }
             storageProblemsSeen = storage
         }
+        let input = activity?.inputProblem
+        noteActivityInput(input)
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
                                           broker: client.options.address.description, failovers: failovers,
                                           reloadRejected: rejectedReload.withLock { $0 },
-                                          storageProblems: storage)
+                                          storageProblems: storage,
+                                          activityInput: activity == nil ? nil : (input.map { ("\($0.code)", $0.message) } ?? ("ok", nil)))
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {
             outbox.enqueueState(topic: topics.health, payload: payload, qos: 1, retain: true)
         }
+    }
+
+    /// The kind of problem the activity detector has with its input, `nil` when none (or off).
+    private func activityInputCode() -> String? {
+        activity?.inputProblem.map { "\($0.code)" }
+    }
+
+    /// Logs an activity-input problem once when it appears (again at most every
+    /// `activityInputLogInterval` while it lasts) and once when it clears.
+    private func noteActivityInput(_ problem: ActivityInputProblem?) {
+        let code = problem.map { "\($0.code)" }
+        let now = MonotonicClock.nowNanos()
+        if let problem {
+            if code != activityInputSeen || now &- activityInputLoggedAt >= Self.activityInputLogInterval {
+                log.warning("activity detection withheld: \(problem.message)", ["problem": "\(problem.code)"])
+                activityInputLoggedAt = now
+            }
+        } else if activityInputSeen != nil {
+            log.notice("activity input usable again; decisions resume")
+        }
+        activityInputSeen = code
     }
 
     /// Every store that cannot write right now, with its reason: the spool, the activity history

@@ -11,6 +11,15 @@ public enum ActivityInputProblem: Sendable, Hashable, BitwiseCopyable {
     /// Feed raw accelerometer readings, gravity included, in m/s².
     case noGravity(meanMagnitude: Double)
 
+    /// A stable identifier of the kind of problem (`rate_too_low`, `no_gravity`), for `health`
+    /// and for telling a new problem from the same one re-measured.
+    public var code: StaticString {
+        switch self {
+        case .rateTooLow: "rate_too_low"
+        case .noGravity: "no_gravity"
+        }
+    }
+
     /// One sentence for logs and tools.
     public var message: String {
         switch self {

@@ -71,6 +71,9 @@ public final class ActivityEngine: Sendable {
     public var pedometerData: PedometerData? { sink.latestPedometer.load() }
     /// UTC time of the newest sample the engine has seen.
     public var latestSampleDate: Double? { sink.latestSampleUTC.load() }
+    /// Why activity decisions are being withheld (source rate below what the detector needs, or
+    /// input without gravity), `nil` while the input is usable or before any sample arrived.
+    public var inputProblem: ActivityInputProblem? { sink.inputProblem.load() ?? nil }
 
     // MARK: Subscriptions (used by the managers)
 

@@ -23,6 +23,8 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
     let latestActivity = LatestValue<MotionActivity>()
     let latestPedometer = LatestValue<PedometerData>()
     let latestSampleUTC = LatestValue<Double>()
+    /// Why the detector withholds decisions (`nil`: the input is usable), as of the latest batch.
+    let inputProblem = LatestValue<ActivityInputProblem?>()
     /// Steps and distance already written to the history (written on the history queue only).
     let flushed = LatestValue<PedometerRecord.Totals>()
 
@@ -71,6 +73,8 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
         }
         let time = samples[samples.count - 1].timestamp
         latestSampleUTC.store(time + utcOffset)
+        // Once per batch, not per sample; the detector re-checks its input at every decision hop.
+        inputProblem.store(detector.inputProblem)
         var data = pedometer.data
         data.startDate += utcOffset
         data.endDate += utcOffset
