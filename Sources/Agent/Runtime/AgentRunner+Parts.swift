@@ -1,0 +1,271 @@
+import EdgeMotion
+import Logging
+import Messaging
+import MotionCore
+import Sensors
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AgentRunner {
+    // MARK: Parts
+
+    /// The outbox, with its spool in `state_directory` (created with its missing parents) when
+    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
+    /// silent downgrade to events kept in memory only.
+    func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
+        var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
+                                      maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
+                                      inflightWindow: c.outbox.inflight,
+                                      spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
+        if c.spool.enabled {
+            settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
+            do {
+                return try Outbox(settings: settings)
+            } catch {
+                log.error("cannot open the event spool; not starting",
+                          ["error": error.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+                return nil
+            }
+        }
+        // Without a spool, `init` cannot fail.
+        return try! Outbox(settings: settings)
+    }
+
+    static func fsyncPolicy(_ s: SpoolConfiguration) -> SpoolFsyncPolicy {
+        switch s.fsync {
+        case "always": .always
+        case "never": .never
+        default: .interval(milliseconds: s.fsyncIntervalMilliseconds)
+        }
+    }
+
+    func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
+        let id = c.device.resolvedID()
+        let route = { (s: StreamSettings, topic: String) in
+            MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
+        }
+        var motion = route(c.streams.motion, t.motion)
+        motion.outputFrame = c.fusion.outputFrame
+        return [route(c.streams.accelerometer, t.sensor("accelerometer")), route(c.streams.gyroscope, t.sensor("gyroscope")),
+                route(c.streams.magnetometer, t.sensor("magnetometer")), motion]
+    }
+
+    func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+        let urls = Self.brokerURLs(c)
+        let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
+        return try MQTTClient(options: options)
+    }
+
+    /// `mqtt.broker` followed by `mqtt.fallback_brokers`.
+    static func brokerURLs(_ c: AgentConfiguration) -> [String] {
+        (c.mqtt.broker.map { [$0] } ?? []) + c.mqtt.fallbackBrokers
+    }
+
+    /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
+    /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
+    /// on a broker that works (sticky); the outbox re-sends what was in flight.
+    func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
+        if client.isConnected { disconnectedSince = nil; return }
+        guard let since = disconnectedSince else { disconnectedSince = now; return }
+        let urls = Self.brokerURLs(configuration)
+        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
+        let next = (brokerIndex + 1) % urls.count
+        disconnectedSince = now
+        let replacement: MQTTClient
+        do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+            log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
+            brokerIndex = next
+            return
+        }
+        log.warning("broker unreachable; failing over to the next one",
+                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+        let old: MQTTClient = client
+        old.disconnect(timeout: .milliseconds(300))
+        reconnectsBase += old.statistics.reconnects
+        failovers += 1
+        brokerIndex = next
+        install(replacement)
+    }
+
+    /// Wires a new client to the outbox and starts it. `status`, `meta` (retained) are (re)announced
+    /// on every connection: a broker restart without persistence forgets them.
+    func install(_ newClient: MQTTClient) {
+        let statusTopic = topics.status, metaTopic = topics.meta
+        let commandPattern = topics.prefix + "/cmd/+"
+        let connectionLog = Logger(label: "mqtt")
+        newClient.onConnectionChange = { [weak self, weak newClient] state in
+            guard let self, let newClient else { return }
+            switch state {
+            case .connected:
+                _ = try? newClient.publish(topic: statusTopic, string: "online", qos: 1, retain: true)
+                if let m = meta.withLock({ $0 }) { _ = try? newClient.publish(topic: metaTopic, payload: m, qos: 1, retain: true) }
+                healthDirty.store(true, ordering: .relaxed)
+                homeAssistant?.announce()
+            case .connectionFailed(let e, _), .connectionLost(let e, _):
+                // The client itself logs each failure once; here it only becomes `health`'s last error.
+                recordError("mqtt: " + e.description)
+            case .connecting, .stopped:
+                connectionLog.debug("\(state)")
+            }
+            outbox.connectionChanged(state, client: newClient)
+        }
+        // One router for every subscription: Home Assistant's birth, history queries, then commands.
+        attachHistoryQueries(to: newClient, subscribe: true)
+        do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
+            log.error("cannot subscribe to query/latest", ["error": "\(error)"])
+        }
+        // Taken now (main thread): the closure runs on the MQTT network thread.
+        let policy = replyTopicPolicy, requestLog = requestLog
+        newClient.onMessage = { [weak self, weak newClient] m in
+            if self?.homeAssistant?.handle(m) == true { return }
+            if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
+            if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
+               latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
+            self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
+        }
+        if configuration.control.enabled {
+            do { try newClient.subscribe(commandPattern, qos: 1) } catch {
+                log.error("cannot subscribe to commands", ["pattern": commandPattern, "error": "\(error)"])
+            }
+        }
+        homeAssistant?.attach(newClient)
+        outbox.attach(newClient)
+        client = newClient
+        do {
+            try newClient.start()
+        } catch {
+            log.error("cannot start the MQTT client", ["error": "\(error)"])
+            recordError("mqtt: \(error)")
+        }
+    }
+
+    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
+    func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
+        var pc = PipelineConfiguration(c)
+        pc.sequenceOffset = continuity.nextSequence
+        (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
+        do throws(MountFileError) { pc.mount = try MountSetup.resolve(c) } catch {
+            throw ApplyFailure(description: "source.mount: \(error)")
+        }
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
+        publisher.reset(lossless: false)
+        // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
+        // otherwise run ahead of activity detection and the advisors.
+        let r = try svc.start(holdingDelivery: true)
+        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        service = svc
+        startActivity(c, report: r)
+        startMotionEvents(c, report: r)
+        if client != nil { attachHistoryQueries(to: client, subscribe: false) }
+        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
+        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
+        movementAdvisor?.start()
+        publisher.reset(lossless: r.sourceConfiguration.lossless)
+        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
+        svc.beginDelivery()
+        pipeline = p
+        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
+        if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
+        report = r
+        announce(c)
+        log.notice("running", ["device_id": deviceID, "source": r.source.name,
+                               "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
+    }
+
+    /// Logs capped rates and (re)publishes the retained `meta`.
+    func announce(_ c: AgentConfiguration) {
+        guard let r = report else { return }
+        logEffectiveRates(r, c)
+        let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
+                                   availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
+        meta.withLock { $0 = m }
+        if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
+    }
+
+    /// Starts the motion-event detectors when configured and the source has an accelerometer.
+    func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
+                                     outbox: outbox, prefix: topics.prefix)
+        do {
+            try e.start()
+            motionEvents = e
+        } catch {
+            log.error("motion events are off", ["error": "\(error)"])
+            recordError("events: \(error)")
+        }
+    }
+
+    /// Starts activity detection and step counting on the service (the library's managers) when
+    /// configured and the source has an accelerometer; history failures are reported, not fatal.
+    func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        do {
+            let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
+                                          outbox: outbox, prefix: topics.prefix)
+            a.start()
+            activity = a
+        } catch {
+            log.error("activity detection is off: the history store cannot be opened", ["state_directory": c.stateDirectory, "error": "\(error)"])
+            recordError("activity: \(error)")
+        }
+    }
+
+    /// (Re)builds the query responder over what runs now: the activity history (if activity runs)
+    /// and the recordings (if the recorder is on); a query for what is off gets an error reply
+    /// saying so. `subscribe` once per client (the client renews subscriptions on reconnection).
+    func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
+        var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
+        if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
+        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source,
+                                              policy: replyTopicPolicy, requestLog: requestLog)
+        do {
+            if subscribe { try responder.subscribe() }
+            historyResponder.withLock { $0 = responder }
+        } catch {
+            log.error("cannot subscribe to history queries", ["error": "\(error)"])
+        }
+    }
+
+    /// Source failures and recoveries: once each on `events/status` (spooled), the failure also as
+    /// `health`'s `last_error`; `health` is republished (retained) on every change.
+    func announceSourceTransitions(stats: PipelineStatistics) {
+        let transitions = publisher.takeSourceTransitions()
+        guard !transitions.isEmpty else { return }
+        let name = report?.source.name ?? "source"
+        for t in transitions {
+            var down: Double?
+            if let error = t.error {
+                sourceFailedAt = MonotonicClock.nowNanos()
+                retriesAtFailure = stats.sourceRetries
+                recordError("source \(name): \(error)")
+            } else if let since = sourceFailedAt {
+                down = Double(MonotonicClock.nowNanos() - since) / 1e9
+                sourceFailedAt = nil
+            }
+            let payload = t.payload(source: name, retryMaxSeconds: configuration.source.retryMaxSeconds, downSeconds: down,
+                                    attempts: stats.sourceRetries &- retriesAtFailure)
+            outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
+        }
+        healthDirty.store(true, ordering: .relaxed)
+    }
+
+    /// A step of the realtime clock (NTP's first sync, `date -s`), checked each stats tick: UTC
+    /// is mapped anew from then on (never reordering samples) and the step announced once on
+    /// `events/status` as `clockStepped` (docs/topics.md).
+    func announceClockStep() {
+        guard let step = publisher.remapClockIfStepped() else { return }
+        let seconds = Double(step.nanos) / 1e9
+        log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
+        outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: ClockStepEvent.payload(step: step))
+    }
+
+    func recordError(_ text: String) {
+        lastError.withLock { $0 = (text, MonotonicClock.realtimeNanos()) }
+        healthDirty.store(true, ordering: .relaxed)
+    }
+}
