@@ -1,3 +1,6 @@
+// Over ~400 lines: the pipeline's whole lifecycle (start, reschedule, mount, end, stop) and the
+// hand-over between its acquisition and processing threads live in one type so the thread rules
+// are read in one place. A candidate for the issue-17 split into parts with ordered start/stop.
 import Dispatch
 import Logging
 import MotionCore

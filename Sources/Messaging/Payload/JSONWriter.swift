@@ -1,3 +1,6 @@
+// Over ~400 lines on purpose: one concept, the allocation-free JSON writer. Most of the length is
+// number formatting by integer arithmetic (no printf, no allocation) and the hot encoders' cursor,
+// which share the buffer's invariants; split out they would have to expose them.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+// Over ~400 lines and still several concepts (device selection, channel layout, buffered and
+// polled reading, retries): its split, and capturing `capabilities` once, are open in issue 17.
 #if canImport(Glibc)
 import Glibc
 #endif
