@@ -140,7 +140,9 @@ extension AgentRunner {
         let outcome: Result<GyroscopeCalibrator.Result, GyroscopeCalibrator.Failure> = starved ? .failure(.tooFewSamples(0)) : g.run.result()
         switch outcome {
         case .failure(let f):
-            reply(&w, id: g.run.command.id, ok: false, error: starved ? "too few samples arrived (the source stalled or was restarted)" : f.description)
+            let problem = starved ? "too few samples arrived (the source stalled or was restarted)" : f.description
+            reply(&w, id: g.run.command.id, ok: false, error: problem)
+            calibrationPage.flow.gyroFinished(.failure(.init(description: problem)))
         case .success(let fit):
             let path = FusionSetup.calibrationPath(configuration)
             do throws(FileError) {
@@ -157,8 +159,10 @@ extension AgentRunner {
                 w.field("file", path)
                 log.notice("gyro calibration kept; restarting the pipeline to apply it", ["file": path, "samples": "\(fit.samples)"])
                 _ = apply(configuration, restartPipeline: true)
+                calibrationPage.flow.gyroFinished(.success(fit))
             } catch {
                 reply(&w, id: g.run.command.id, ok: false, error: "cannot write \(path): \(error)")
+                calibrationPage.flow.gyroFinished(.failure(.init(description: "cannot write \(path): \(error)")))
             }
         }
         w.endObject()

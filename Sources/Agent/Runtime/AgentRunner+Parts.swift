@@ -171,6 +171,7 @@ extension AgentRunner {
         if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
         if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
         report = r
+        noteCalibrationApplied(pc.calibration, report: r)
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
