@@ -78,12 +78,15 @@ final class CalibrationCapture: PipelineOutput {
     var progress: (samples: Int, ended: Bool) { state.withLock { ($0.samples, $0.ended) } }
 
     /// The six-face step so far: faces with a long enough still period (bit i = face i of
-    /// `AccelerometerCalibrator.faceNames`) and the still period under way.
+    /// `AccelerometerCalibrator.faceNames`) — a past one, or the one under way once it has lasted
+    /// `minimum` s (the fit closes it, so it counts already) — and the still period under way.
     var faces: (covered: UInt8, holding: (face: Int, seconds: Double)?, minimum: Double) {
         state.withLock { s in
             var covered: UInt8 = 0
             for i in 0..<6 where s.accelerometer.hasFace(i) { covered |= 1 << UInt8(i) }
-            return (covered, s.accelerometer.holding, s.accelerometer.minStillTime)
+            let holding = s.accelerometer.holding, minimum = s.accelerometer.minStillTime
+            if let h = holding, h.seconds >= minimum { covered |= 1 << UInt8(h.face) }
+            return (covered, holding, minimum)
         }
     }
 
