@@ -14,8 +14,9 @@ import Synchronization
 /// Processing thread: one lock per batch, no allocation (the calibrator's arrays and the buffer
 /// are uniquely owned here; readers get copies made on their own thread). The runner adds it to
 /// the service when the step starts and removes it when the step is saved or cancelled.
-final class CalibrationCapture: PipelineOutput {
-    enum Kind: String, Sendable { case accel, mag }
+/// `package`: edgemotion-bench dashboard --calibration measures it on the processing thread.
+package final class CalibrationCapture: PipelineOutput {
+    package enum Kind: String, Sendable { case accel, mag }
 
     static let magnetometerRate = 25.0
     static let maximumMagnetometerReadings = 6000
@@ -32,7 +33,7 @@ final class CalibrationCapture: PipelineOutput {
     let kind: Kind
     private let state: Mutex<State>
 
-    init(kind: Kind, sourceRate: Double) {
+    package init(kind: Kind, sourceRate: Double) {
         self.kind = kind
         let period = 1 / max(sourceRate, 1e-3)
         let room = kind == .mag ? Self.maximumMagnetometerReadings : 0
@@ -42,14 +43,14 @@ final class CalibrationCapture: PipelineOutput {
 
     /// What the step consumes: the accelerometer stream at the source rate, or the magnetometer
     /// stream at `magnetometerRate`, in batches of ~0.1–0.2 s.
-    var schedule: ConsumerSchedule {
+    package var schedule: ConsumerSchedule {
         switch kind {
         case .accel: .only(.accelerometer, StreamSchedule(rate: 0, publishRate: 10))
         case .mag: .only(.magnetometer, StreamSchedule(rate: Self.magnetometerRate, publishRate: 5))
         }
     }
 
-    func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
+    package func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         state.withLock { s in
             for i in samples.indices {
                 let x = samples[i]
@@ -72,10 +73,10 @@ final class CalibrationCapture: PipelineOutput {
         }
     }
 
-    func pipeline(didEnd reason: PipelineEnd) { state.withLock { $0.ended = true } }
+    package func pipeline(didEnd reason: PipelineEnd) { state.withLock { $0.ended = true } }
 
     /// Samples taken so far, and whether the pipeline they came from has stopped (restarted).
-    var progress: (samples: Int, ended: Bool) { state.withLock { ($0.samples, $0.ended) } }
+    package var progress: (samples: Int, ended: Bool) { state.withLock { ($0.samples, $0.ended) } }
 
     /// The six-face step so far: faces with a long enough still period (bit i = face i of
     /// `AccelerometerCalibrator.faceNames`) — a past one, or the one under way once it has lasted
