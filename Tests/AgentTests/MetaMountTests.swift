@@ -37,11 +37,13 @@ struct MetaMountTests {
         state_directory: \(dir)
         """)
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
-        let first = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mm/status"])
-        _ = first.waitFor(count: 1, timeout: .seconds(15)) { $0.payloadString.contains("online") }
+        // The late subscriber comes after the agent has published its meta (not while it does).
+        let first = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mm/meta"])
+        _ = first.waitFor(count: 1, topic: "edgemotion/mm/meta", timeout: .seconds(15))
         let late = try TestSubscriber(url: broker.url, patterns: ["edgemotion/mm/meta"])
-        let retained = try #require(late.waitFor(count: 1, topic: "edgemotion/mm/meta", timeout: .seconds(10)).first, "\(agent.log)")
-        #expect(retained.retain)
+        // The broker's stored copy (a live republication may also arrive; the retained one is the point).
+        let retained = try #require(late.waitFor(count: 1, timeout: .seconds(10)) { $0.topic == "edgemotion/mm/meta" && $0.retain }.first,
+                                    "no retained meta; agent log:\n\(agent.log)")
         let meta = json(retained.payloadString)
         #expect(meta["output_frame"] as? String == "enu", "\(retained.payloadString)")
         let m = mount(meta)
