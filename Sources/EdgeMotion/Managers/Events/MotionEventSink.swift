@@ -10,8 +10,8 @@ import Synchronization
 /// Commands (set level, tamper arm/disarm) arrive from any thread as bits in an atomic word and
 /// are applied at the start of the next batch, so the per-sample path takes no lock.
 final class MotionEventSink: PipelineOutput, @unchecked Sendable {
-    // @unchecked: `detectors` and `pendingZero`'s use are touched only on the processing
-    // thread (the pipeline calls an output from that one thread); everything shared across
+    // @unchecked: `detectors`, `spectrum` (a class owning its buffers) and `pendingZero`'s use
+    // are touched only on the processing thread (the pipeline calls an output from that one thread); everything shared across
     // threads is an `Atomic`, a `Mutex` or a `LatestValue`.
     struct Handlers: Sendable {
         var queue: DispatchQueue
