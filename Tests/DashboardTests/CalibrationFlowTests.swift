@@ -74,6 +74,23 @@ struct CalibrationFlowTests {
         #expect((r.scale - s).norm < 1e-9, "scale \(r.scale)")
     }
 
+    @Test func underAMountTheFacesAndReadingsAreTheChips() throws {
+        // Chip → board: a quarter turn about z, v_board = R·v_chip with R = [[0,−1,0],[1,0,0],[0,0,1]]
+        // (chip +x points along board +y). The board lying with its +y up has chip +x up.
+        let r = Matrix3(0, -1, 0, 1, 0, 0, 0, 0, 1)
+        let mount = IMUMount(all: try SensorMount(matrix: r))
+        let capture = CalibrationCapture(kind: .accel, sourceRate: Self.rate, mount: mount)
+        var t = 0
+        Self.feed(capture, Self.samples(Vector3(0, Self.g, 0), seconds: 5, from: &t))
+        #expect(capture.faces.covered == Self.bits(["+x"]))
+        // A board-axis field (0, 30, −40) µT is (30, 0, −40) in chip axes.
+        let mag = CalibrationCapture(kind: .mag, sourceRate: Self.rate, mount: mount)
+        let field = [IMUSample(timestampNanos: 0, sequence: 0, magneticField: Vector3(0, 30, -40), contents: .magnetometer)]
+        mag.pipeline(didProduce: field.span, of: .magnetometer, interval: 0.04)
+        let chip = try #require(mag.magnetometerReadings.readings.first)
+        #expect((chip - Vector3(30, 0, -40)).norm < 1e-12, "\(chip)")
+    }
+
     @Test func aShortRestOrATiltedBoardCoversNoFace() {
         let capture = CalibrationCapture(kind: .accel, sourceRate: Self.rate)
         var t = 0

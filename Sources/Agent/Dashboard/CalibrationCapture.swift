@@ -3,8 +3,10 @@ import MotionCore
 import Synchronization
 
 /// The dashboard calibration page's `accel` or `mag` step: a temporary consumer of the raw
-/// samples (board axes — the mount applied —, before any calibration, as `edgemotion record`
-/// records them) that feeds the existing fitters' inputs while the user turns the board.
+/// samples (before any calibration) that feeds the existing fitters' inputs while the user turns
+/// the board. The pipeline hands over board axes (the mount applied); each sample is turned back
+/// into chip axes with `mount` (the one in force when the step started: `v_chip = Rᵀ·v_board`),
+/// because the calibration file keeps chip axes — what `edgemotion calibrate` does to a recording.
 ///
 /// - `accel`: every accelerometer-stream sample (source rate; specific force m/s², rotation rate
 ///   rad/s) goes into an `AccelerometerCalibrator`, which finds the still periods and their faces.
@@ -31,10 +33,16 @@ package final class CalibrationCapture: PipelineOutput {
     }
 
     let kind: Kind
+    /// The chip-to-board rotations the samples arrive in.
+    let mount: IMUMount
+    private let toChip: Matrix3, magnetometerToChip: Matrix3
     private let state: Mutex<State>
 
-    package init(kind: Kind, sourceRate: Double) {
+    package init(kind: Kind, sourceRate: Double, mount: IMUMount = .identity) {
         self.kind = kind
+        self.mount = mount
+        toChip = mount.inertial.matrix.transposed
+        magnetometerToChip = mount.magnetometer.matrix.transposed
         let period = 1 / max(sourceRate, 1e-3)
         let room = kind == .mag ? Self.maximumMagnetometerReadings : 0
         state = Mutex(State(accelerometer: AccelerometerCalibrator(samplePeriod: period),
@@ -57,13 +65,13 @@ package final class CalibrationCapture: PipelineOutput {
                 switch kind {
                 case .accel:
                     guard stream == .accelerometer, x.contents.contains(.inertial) else { continue }
-                    s.accelerometer.add(gyroscope: x.rotationRate, accelerometer: x.specificForce, dt: interval)
+                    s.accelerometer.add(gyroscope: toChip * x.rotationRate, accelerometer: toChip * x.specificForce, dt: interval)
                     s.samples += 1
                 case .mag:
                     guard stream == .magnetometer, x.contents.contains(.magnetometer), x.magneticField.normSquared > 0 else { continue }
                     s.samples += 1
                     if s.readingCount < s.readings.count {
-                        s.readings[s.readingCount] = x.magneticField
+                        s.readings[s.readingCount] = magnetometerToChip * x.magneticField
                         s.readingCount += 1
                     } else {
                         s.readingsNotKept += 1
@@ -78,7 +86,7 @@ package final class CalibrationCapture: PipelineOutput {
     /// Samples taken so far, and whether the pipeline they came from has stopped (restarted).
     package var progress: (samples: Int, ended: Bool) { state.withLock { ($0.samples, $0.ended) } }
 
-    /// The six-face step so far: faces with a long enough still period (bit i = face i of
+    /// The six-face step so far, chip axes: faces with a long enough still period (bit i = face i of
     /// `AccelerometerCalibrator.faceNames`) — a past one, or the one under way once it has lasted
     /// `minimum` s (the fit closes it, so it counts already) — and the still period under way.
     var faces: (covered: UInt8, holding: (face: Int, seconds: Double)?, minimum: Double) {
@@ -94,7 +102,7 @@ package final class CalibrationCapture: PipelineOutput {
     /// A copy of the six-face calibrator (to fit: `fit()` closes the still period under way).
     var accelerometer: AccelerometerCalibrator { state.withLock { $0.accelerometer } }
 
-    /// The magnetometer readings kept so far, µT (a copy), and how many were not kept.
+    /// The magnetometer readings kept so far, µT, chip axes (a copy), and how many were not kept.
     var magnetometerReadings: (readings: [Vector3], notKept: Int) {
         state.withLock { (Array($0.readings[0..<$0.readingCount]), $0.readingsNotKept) }
     }

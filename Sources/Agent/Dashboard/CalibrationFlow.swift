@@ -79,6 +79,9 @@ struct CalibrationFlow: Sendable {
     var file = ""
     var fileState = "none"
     var applied = SensorCalibration.none
+    /// The chip-to-board rotations in force: the steps' results and the file are in chip axes,
+    /// the live stream in board axes (the page turns it back with `Rᵀ`).
+    var mount = IMUMount.identity
 
     /// Starts `step`; the reason when it cannot start.
     mutating func start(_ step: Step, gyroDuration: Double = CalibrationCommand.defaultDuration) -> String? {
@@ -188,6 +191,14 @@ struct CalibrationFlow: Sendable {
         func error(_ e: String?) { if let e { w.field("error", e) } else { w.key("error"); w.null() } }
         w.beginObject()
         w.key("active"); if let active { w.string(active.rawValue) } else { w.null() }
+        func matrix(_ k: StaticString, _ m: Matrix3) {
+            w.key(k); w.beginArray()
+            for v in [m.a11, m.a12, m.a13, m.a21, m.a22, m.a23, m.a31, m.a32, m.a33] { w.value(v, fractionDigits: 6) }
+            w.endArray()
+        }
+        w.key("mount"); w.beginObject()
+        matrix("accel_gyro", mount.inertial.matrix); matrix("magnetometer", mount.magnetometer.matrix)
+        w.endObject()
         w.key("sensors"); w.beginObject()
         w.field("gyroscope", hasGyroscope); w.field("accelerometer", hasAccelerometer); w.field("magnetometer", hasMagnetometer)
         w.endObject()

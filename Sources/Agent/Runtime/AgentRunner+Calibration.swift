@@ -21,6 +21,7 @@ extension AgentRunner {
     func handleDashboardCalibration(now: UInt64) {
         guard let dashboard else { return }
         for command in dashboard.takeCalibrationRequests() { performCalibration(command) }
+        calibrationPage.flow.mount = mountControl?.current ?? .identity
         followCalibrationStep(now: now)
         if let g = gyroCalibration, calibrationPage.flow.gyro.state == .running, now > g.startNanos {
             calibrationPage.flow.gyro.elapsedSeconds = Double(now - g.startNanos) * 1e-9
@@ -53,7 +54,8 @@ extension AgentRunner {
                 setCalibrationError(step, problem)
                 return
             }
-            let capture = CalibrationCapture(kind: kind, sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate)
+            let capture = CalibrationCapture(kind: kind, sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
+                                             mount: mountControl?.current ?? .identity)
             do {
                 let id = try service.addConsumer(capture, schedule: capture.schedule)
                 calibrationPage.capture = (capture, service, id)
@@ -100,6 +102,11 @@ extension AgentRunner {
             calibrationPage.flow.interrupted("the pipeline restarted (a reload or another calibration) while collecting; start this step again")
             return
         }
+        if let m = mountControl?.current, m != c.capture.mount {
+            endCapture()
+            calibrationPage.flow.interrupted("the mount changed during the step (cmd/mount); start this step again")
+            return
+        }
         switch c.capture.kind {
         case .accel:
             let f = c.capture.faces
@@ -119,8 +126,8 @@ extension AgentRunner {
         do throws(MagnetometerCalibrator.Failure) { return .success(try calibrator.fit()) } catch { return .failure(error) }
     }
 
-    /// `save`: fits the collected samples as `edgemotion calibrate accel|mag` does (a poor
-    /// magnetometer fit is not kept), keeps the result in the calibration file and restarts the
+    /// `save`: fits the collected (chip-axes) samples as `edgemotion calibrate accel|mag` does (a
+    /// poor magnetometer fit is not kept), keeps the result in the calibration file and restarts the
     /// pipeline so fusion applies it.
     private func saveCalibrationStep(_ step: CalibrationFlow.Step) {
         guard let c = calibrationPage.capture else { return }

@@ -73,6 +73,7 @@ extension AgentRunner {
                                                        now: MonotonicClock.nowNanos()) else { continue }   // answered by poll
                     reply(&w, id: r.id, ok: r.error == nil, error: r.error)
                     r.writeFields(into: &w)
+                    if r.error == nil { announce(configuration, logRates: false) }
                 }
             case "calibrate":
                 switch CalibrationCommand.parse(m.payload) {
@@ -101,6 +102,7 @@ extension AgentRunner {
 
     /// The answer to a `cmd/mount` learning that took samples (on `cmd/mount/result`).
     func publishMountReply(_ r: MountControl.Reply) {
+        if r.error == nil { announce(configuration, logRates: false) }
         var w = JSONWriter(capacity: 512)
         w.beginObject()
         reply(&w, id: r.id, ok: r.error == nil, error: r.error)
@@ -113,7 +115,7 @@ extension AgentRunner {
     func startGyroCalibration(_ cmd: CalibrationCommand) -> String? {
         guard gyroCalibration == nil else { return "a gyro calibration is already running" }
         guard let r = report, r.source.sensors.contains(.gyroscope) else { return "the source has no gyroscope" }
-        let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate)
+        let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate, mount: mountControl?.current ?? .identity)
         do {
             let id = try service.addConsumer(run, schedule: GyroCalibrationRun.schedule)
             gyroCalibration = (run, service, id, MonotonicClock.nowNanos())
@@ -138,19 +140,30 @@ extension AgentRunner {
         w.beginObject()
         let starved = !g.run.isComplete
         let outcome: Result<GyroscopeCalibrator.Result, GyroscopeCalibrator.Failure> = starved ? .failure(.tooFewSamples(0)) : g.run.result()
+        let remounted = mountControl.map { $0.current != g.run.mount } ?? false
         switch outcome {
         case .failure(let f):
             let problem = starved ? "too few samples arrived (the source stalled or was restarted)" : f.description
             reply(&w, id: g.run.command.id, ok: false, error: problem)
             calibrationPage.flow.gyroFinished(.failure(.init(description: problem)))
+        case .success where remounted:
+            let problem = "the mount changed during the calibration (cmd/mount); send the command again"
+            reply(&w, id: g.run.command.id, ok: false, error: problem)
+            calibrationPage.flow.gyroFinished(.failure(.init(description: problem)))
         case .success(let fit):
             let path = FusionSetup.calibrationPath(configuration)
+            // Measured in board axes; the file keeps chip axes (valid under any later mount).
+            let chipBias = SensorCalibration.chipGyroBias(fit.bias, mount: g.run.mount)
             do throws(FileError) {
-                try GyroCalibrationRun.keep(bias: fit.bias, path: path, sensor: FusionSetup.calibrationSensor(configuration))
+                try GyroCalibrationRun.keep(bias: chipBias, path: path, sensor: FusionSetup.calibrationSensor(configuration))
                 reply(&w, id: g.run.command.id, ok: true, error: nil)
                 w.field("action", g.run.command.action)
                 w.field("state", "done")
                 w.key("bias_dps")
+                w.beginArray()
+                for v in [chipBias.x, chipBias.y, chipBias.z] { w.value(v * 180 / .pi, fractionDigits: 4) }
+                w.endArray()
+                w.key("board_bias_dps")
                 w.beginArray()
                 for v in [fit.bias.x, fit.bias.y, fit.bias.z] { w.value(v * 180 / .pi, fractionDigits: 4) }
                 w.endArray()
@@ -159,7 +172,9 @@ extension AgentRunner {
                 w.field("file", path)
                 log.notice("gyro calibration kept; restarting the pipeline to apply it", ["file": path, "samples": "\(fit.samples)"])
                 _ = apply(configuration, restartPipeline: true)
-                calibrationPage.flow.gyroFinished(.success(fit))
+                var kept = fit
+                kept.bias = chipBias   // the page shows what the file keeps, as bias_dps above
+                calibrationPage.flow.gyroFinished(.success(kept))
             } catch {
                 reply(&w, id: g.run.command.id, ok: false, error: "cannot write \(path): \(error)")
                 calibrationPage.flow.gyroFinished(.failure(.init(description: "cannot write \(path): \(error)")))

@@ -24,6 +24,14 @@ async function post(action, extra) {
   poll();
 }
 
+// The live stream is in board axes (the mount applied); the steps count chip axes: v_chip = Rᵀ·v_board
+// with R the status's row-major mount matrix.
+function toChip(v, m) {
+  if (!v || !m) return v;
+  return [0, 1, 2].map((i) => m[i] * v[0] + m[3 + i] * v[1] + m[6 + i] * v[2]);
+}
+const mountOf = (kind) => window.emCal && window.emCal.mount ? window.emCal.mount[kind] : null;
+
 // ---- six faces: a cube net, +z in the middle ----
 const NET = { "+y": [1, 0], "−x": [0, 1], "+z": [1, 1], "+x": [2, 1], "−z": [3, 1], "−y": [1, 2] };
 function upFace(a) {
@@ -38,7 +46,7 @@ let accelDraws = 0;
 function drawFaces() {
   const c = $("accel-picture"), g = c.getContext("2d"), W = c.width, H = c.height, s = 56, ox = 20, oy = 16;
   g.clearRect(0, 0, W, H);
-  const st = window.emCal && window.emCal.accel, up = live && upFace(live.accelerometer);
+  const st = window.emCal && window.emCal.accel, a0 = live && toChip(live.accelerometer, mountOf("accel_gyro")), up = upFace(a0);
   const covered = new Set(st ? st.faces.filter((f) => f.covered).map((f) => f.face) : []);
   const hold = st && st.holding;
   for (const [name, [cx, cy]] of Object.entries(NET)) {
@@ -50,12 +58,12 @@ function drawFaces() {
     if (up === name) { g.strokeStyle = "#ffffff"; g.lineWidth = 3; g.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3); g.lineWidth = 1; }
     g.fillStyle = "#e8edf2"; g.font = "bold 15px sans-serif"; g.fillText(name, x + s / 2 - 11, y + s / 2 + 5);
   }
-  // Gravity now, seen from above the board (x right, y up the screen), length = horizontal part.
+  // Gravity now, seen from above the chip (x right, y up the screen), length = horizontal part.
   const gx = 340, gy = 100, r = 60;
   g.strokeStyle = "#3d4f62"; g.beginPath(); g.arc(gx, gy, r, 0, 2 * Math.PI); g.stroke();
   g.fillStyle = "#8a96a3"; g.font = "11px sans-serif"; g.fillText("gravity (x→, y↑)", gx - 45, gy + r + 16);
-  if (live && live.accelerometer) {
-    const a = live.accelerometer, n = Math.hypot(a[0], a[1], a[2]) || 1;
+  if (a0) {
+    const a = a0, n = Math.hypot(a[0], a[1], a[2]) || 1;
     g.strokeStyle = "#4da3ff"; g.lineWidth = 3; g.beginPath(); g.moveTo(gx, gy);
     g.lineTo(gx + r * a[0] / n, gy - r * a[1] / n); g.stroke(); g.lineWidth = 1;
     g.fillStyle = "#4da3ff"; g.beginPath(); g.arc(gx + r * a[0] / n, gy - r * a[1] / n, 4, 0, 2 * Math.PI); g.fill();
@@ -81,7 +89,7 @@ function drawMag() {
   g.fillStyle = "#8a96a3"; g.font = "11px sans-serif";
   g.fillText("azimuth −180° … 180° →   elevation ↑ (z = −1 … 1)", 4, c.height - 5);
   if (live && live.magnetometer && st) {
-    const o = (st.offset || [0, 0, 0]), m = live.magnetometer;
+    const o = (st.offset || [0, 0, 0]), m = toChip(live.magnetometer, mountOf("magnetometer"));
     const v = [m[0] - o[0], m[1] - o[1], m[2] - o[2]], n = Math.hypot(v[0], v[1], v[2]);
     if (n > 0) {
       const x = (Math.atan2(v[1], v[0]) + Math.PI) / (2 * Math.PI) * W, y = (1 - v[2] / n) / 2 * H;
@@ -127,7 +135,7 @@ function connect() {
     try { live = JSON.parse(e.data); } catch (err) { return; }
     window.emCalLive++;
     setText("device", live.device_id || "");
-    setText("accel-up", upFace(live.accelerometer) || "–");
+    setText("accel-up", upFace(toChip(live.accelerometer, mountOf("accel_gyro"))) || "–");
     if (window.emCal) { drawFaces(); drawMag(); }
   });
   es.onopen = () => { const l = $("link"); l.textContent = "live"; l.className = "pill ok"; };
