@@ -47,6 +47,29 @@ struct ActivityRealRecordingTests {
         }
     }
 
+    /// Vigorous running raises the window mean of |f| far above g (st_har running_05, a wrist-worn
+    /// LSM6DSL: 20.5–22.5 m/s²; dsa's knee unit at 8 km/h: 18–20) while it is raw acceleration with
+    /// gravity in it: the no-gravity guard must not withhold it. With the old 13.5 m/s² bound these
+    /// recordings had no decision at all.
+    @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
+          arguments: ["st_har/running_05", "dsa/RL_right_leg/p1_a12_running_treadmill_8kmh"])
+    func vigorousRunningIsNotMistakenForInputWithoutGravity(recording: String) throws {
+        let shared = try #require(ActivityTestData.root)
+        let rows = try ActivityTestData.readIMU(shared + "/data/activity/\(recording).csv")
+        let detector = ActivityDetector()
+        var withheld = 0, hops = 0
+        var previous = 0
+        for (i, (t, f, w)) in rows.enumerated() {
+            _ = detector.update(time: t, specificForce: f, rotationRate: w)
+            if case .noGravity? = detector.inputProblem, i % 25 == 0 { withheld += 1 }
+            if i % 25 == 0 { hops += 1 }
+            previous = detector.decisionCount
+        }
+        #expect(withheld == 0, "\(recording): no-gravity reported at \(withheld) of \(hops) checks")
+        #expect(Double(previous) >= 0.8 * (rows.last!.0 - rows.first!.0 - 5.12), "\(recording): \(previous) decisions")
+        #expect(detector.currentActivity != nil, "\(recording): an activity is reported")
+    }
+
     /// The gate must not cost the real pedalling it was made for: the same knee unit on an exercise
     /// bike is still cycling.
     @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
