@@ -29,6 +29,31 @@ struct MotionEventAllocationTests {
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
 
+    /// With the chip's motion engine deciding `motion` (flags from INT_STATUS.MOT_INT), the gate
+    /// and the withheld software `motion` allocate nothing either, including when chip events fire.
+    @Test func chipDecidedMotionDoesNotAllocatePerSample() throws {
+        var c = MotionEventConfiguration()
+        c.chipMotion = true
+        var detectors = MotionEventDetectors(configuration: c, sampleRate: 400)
+        let samples = try #require(EventScenario(named: "tap")).samples
+        // Flag bursts of 0.5 s every 5 s (past stationary_s: each burst is a new episode).
+        func flagged(_ t: Double) -> Bool { t.truncatingRemainder(dividingBy: 5) < 0.5 }
+        for s in samples.prefix(4000) {
+            detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
+                             chipFlaggedMotion: flagged(s.timestamp)) { _ in }
+        }
+        var chipEvents = 0
+        let before = mc_thread_allocations()
+        for i in 4000..<samples.count {
+            let s = samples[i]
+            detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
+                             chipFlaggedMotion: flagged(s.timestamp)) { e in if e.fromChip { chipEvents += 1 } }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(chipEvents > 2, "chip motion events fired during the measurement (\(chipEvents))")
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
     /// The optional vibration spectrum: per sample one store into its preallocated ring; the
     /// transform and its result (two arrays) only once per interval, at the publish rate.
     @Test func theSpectrumDoesNotAllocatePerSample() {

@@ -80,7 +80,11 @@ struct EventsCommand: Command {
         }
         let rate = Double(rows.count - 1) / (last.time - first.time)
         let useGyro = !options.flags.contains("--no-gyro"), printVibration = options.flags.contains("--vibration")
-        var detectors = MotionEventDetectors(configuration: settings.detectors, sampleRate: rate)
+        // A recording carries no chip interrupt flags: the software detectors decide everything,
+        // whatever events.chip_motion resolved to for the config's live source.
+        var offline = settings.detectors
+        offline.chipMotion = false
+        var detectors = MotionEventDetectors(configuration: offline, sampleRate: rate)
         let thresholds = settings.detectors.tiltThresholds, bands = settings.detectors.vibration.bands
         var w = JSONWriter(capacity: 512)
         func line() {

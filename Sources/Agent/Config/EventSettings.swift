@@ -10,6 +10,16 @@ public struct EventSettings: Sendable, Equatable {
     /// `thresholds.<name>.device_class`: Home Assistant device class per tilt threshold (same
     /// order as `detectors.tiltThresholds`), `nil` for none.
     public var deviceClasses: [String?] = []
+    /// `chip_motion`: who decides `motion` — the chip's own motion engine (`on`), the software
+    /// any-motion detector (`off`), or the chip when it can (`auto`: a direct-I2C MPU-6050 with
+    /// `source.data_ready` and no FIFO). Resolved into `detectors.chipMotion` and
+    /// `SourceSettings.chipMotionThresholdMS2` when the file is read.
+    public var chipMotion = ChipMotionMode.auto
+
+    /// `events.chip_motion` values.
+    public enum ChipMotionMode: String, Sendable, Equatable, CaseIterable {
+        case auto, off, on
+    }
 
     /// Home Assistant's binary-sensor device classes (`BinarySensorDeviceClass`, HA 2025.4): what
     /// `events.thresholds.<name>.device_class` may be (HA refuses a discovery with another). Kept

@@ -21,6 +21,12 @@ public struct SourceSettings: Sendable, Equatable {
     public var retryMaxSeconds: Double = 10
     /// `source.mount`: chip-to-board rotations (accelerometer+gyroscope, magnetometer).
     public var mount = MountSettings()
+    /// Not a key: the chip motion engine's threshold in m/s² (`events.motion_threshold_ms2`) when
+    /// `events.chip_motion` resolved to the chip (`AgentConfiguration.resolveChipMotion`); nil
+    /// leaves `motion` to the software detector.
+    public var chipMotionThresholdMS2: Double?
+    /// Not a key: the chip motion engine's duration, s (the any-motion detector's `motionDuration`).
+    public var chipMotionDuration = 0.1
 
     /// Highest accepted `source.rate`, Hz.
     public static let maximumRate = 10_000.0

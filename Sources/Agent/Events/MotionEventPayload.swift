@@ -29,7 +29,9 @@ enum MotionEventPayload {
             w.field("gap_s", e.duration, fractionDigits: 3)
         case .stationary:
             w.field("still_s", e.duration, fractionDigits: 3)
-        case .motion, .significantMotion:
+        case .motion:
+            if e.fromChip { w.field("source", "chip") }     // the chip's own motion engine decided
+        case .significantMotion:
             break
         case .tiltThreshold:
             if e.index < thresholds.count {

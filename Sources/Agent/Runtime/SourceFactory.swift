@@ -44,7 +44,10 @@ enum SourceFactory {
             return I2CIMUSource(bus: s.bus, address: UInt16(s.address), chip: chip,
                                 accelRangeG: Double(s.accelRangeG), gyroRangeDPS: Double(s.gyroRangeDPS), lowpassHz: s.lowPassHz,
                                 dataReady: settings.dataReady.map { DataReadyLine.Configuration(chip: $0.chip, line: $0.line) },
-                                fifo: s.fifo ? FIFOOptions(watermark: s.fifoWatermark) : nil)
+                                fifo: s.fifo ? FIFOOptions(watermark: s.fifoWatermark) : nil,
+                                motionInterrupt: settings.chipMotionThresholdMS2.map {
+                                    MotionInterruptSettings(thresholdMS2: $0, duration: settings.chipMotionDuration)
+                                })
         }
     }
 

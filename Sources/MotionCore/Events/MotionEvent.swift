@@ -85,6 +85,9 @@ public struct MotionEvent: Sendable, BitwiseCopyable, Equatable {
     public var index: Int = 0
     /// The threshold's new state (tilt_threshold).
     public var state: Bool = false
+    /// Decided by the sensor chip's own interrupt engine (`"source":"chip"` on the wire), not
+    /// by a software detector on the samples.
+    public var fromChip: Bool = false
 
     @inlinable
     public init(type: MotionEventType, time: Double, onset: Double) {

@@ -5,6 +5,11 @@ public struct MotionEventConfiguration: Sendable, Equatable {
     /// Hz: low-pass of the accelerometer for tilt and the up-vector.
     public var tiltCutoff = 2.0
     public var anyMotion = AnyMotionConfiguration()
+    /// The chip's motion engine decides `motion`: samples flagged `IMUSample.Flags.chipMotion`
+    /// start an episode (`ChipMotionGate`), and the software any-motion detector's own `motion`
+    /// events are withheld (it still runs: `stationary`, `significant_motion`, tamper and the
+    /// `moving` state stay software, and it is the reference the chip engine is tested against).
+    public var chipMotion = false
     public var shock = ShockConfiguration()
     public var freeFall = FreeFallConfiguration()
     public var tap = TapConfiguration()

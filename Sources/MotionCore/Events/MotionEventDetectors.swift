@@ -15,6 +15,8 @@ public struct MotionEventDetectors: Sendable {
     public private(set) var tamper: TamperDetector
     public private(set) var fall: FallDetector
     public private(set) var vibration: VibrationAnalyzer
+    /// `motion` from the chip's engine (used when `configuration.chipMotion`).
+    public private(set) var chipMotion: ChipMotionGate
     private let enabled: UInt32
 
     public init(configuration: MotionEventConfiguration = MotionEventConfiguration(), sampleRate: Double) {
@@ -28,6 +30,7 @@ public struct MotionEventDetectors: Sendable {
         tamper = TamperDetector(configuration: configuration.tamper)
         fall = FallDetector(configuration: configuration.fall)
         vibration = VibrationAnalyzer(configuration: configuration.vibration, sampleRate: sampleRate)
+        chipMotion = ChipMotionGate(quietDuration: configuration.anyMotion.stationaryDuration)
         var mask: UInt32 = 0
         for t in configuration.enabled { mask |= 1 << t.rawValue }
         enabled = mask
@@ -37,16 +40,23 @@ public struct MotionEventDetectors: Sendable {
     public func isEnabled(_ type: MotionEventType) -> Bool { enabled & (1 << type.rawValue) != 0 }
 
     /// Runs every detector on one sample; returns `true` when a vibration window ended
-    /// (`vibration.latest` is new).
+    /// (`vibration.latest` is new). `chipFlaggedMotion`: the sample carries
+    /// `IMUSample.Flags.chipMotion` (only looked at when `configuration.chipMotion`).
     @discardableResult
     public mutating func update(time: Double, specificForce f: Vector3, rotationRate w: Vector3?,
-                                emit: (MotionEvent) -> Void) -> Bool {
+                                chipFlaggedMotion: Bool = false, emit: (MotionEvent) -> Void) -> Bool {
         let mask = enabled
+        let chipDecidesMotion = configuration.chipMotion
         // A nested function, not a closure value: passed on non-escaping, it needs no context
-        // allocation.
-        func filtered(_ e: MotionEvent) { if mask & (1 << e.type.rawValue) != 0 { emit(e) } }
+        // allocation. With the chip engine on, the software `motion` is withheld (the chip's is sent).
+        func filtered(_ e: MotionEvent) {
+            guard mask & (1 << e.type.rawValue) != 0 else { return }
+            if chipDecidesMotion, e.type == .motion, !e.fromChip { return }
+            emit(e)
+        }
         tilt.update(specificForce: f, time: time, emit: filtered)
         motion.update(specificForce: f, rotationRate: w, time: time, emit: filtered)
+        if chipDecidesMotion { chipMotion.update(flagged: chipFlaggedMotion, time: time, emit: filtered) }
         shock.update(specificForce: f, time: time, emit: filtered)
         freeFall.update(specificForce: f, time: time, emit: filtered)
         tap.update(specificForce: f, time: time, emit: filtered)

@@ -30,6 +30,9 @@ public struct IMUSample: Sendable, BitwiseCopyable {
         public static let hardwareTimestamp = Flags(rawValue: 1 << 0)
         /// One or more samples before this one were lost (missed edge, FIFO overrun).
         public static let discontinuity = Flags(rawValue: 1 << 1)
+        /// The chip's own motion-detection engine had flagged motion when this sample was read
+        /// (MPU-6050 INT_STATUS bit 6 MOT_INT on the interrupt edge that delivered it).
+        public static let chipMotion = Flags(rawValue: 1 << 2)
     }
 
     /// Sample time in nanoseconds of `CLOCK_MONOTONIC`.

@@ -66,13 +66,17 @@ public struct IMUChipSettings: Sendable, Hashable {
     public var lowpassHz: Double?
     /// Enable the chip's data-ready interrupt output.
     public var dataReadyInterrupt: Bool
+    /// Program the chip's motion-detection engine onto the same INT pin (MPU-6050 only), or nil.
+    public var motionInterrupt: MotionInterruptSettings?
 
-    public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false) {
+    public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false,
+                motionInterrupt: MotionInterruptSettings? = nil) {
         self.rate = rate
         self.accelRangeG = accelRangeG
         self.gyroRangeDPS = gyroRangeDPS
         self.lowpassHz = lowpassHz
         self.dataReadyInterrupt = dataReadyInterrupt
+        self.motionInterrupt = motionInterrupt
     }
 }
 

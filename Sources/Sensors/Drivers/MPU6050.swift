@@ -20,6 +20,10 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         public static let gyroConfig = I2CRegister(0x1B, "GYRO_CONFIG")
         public static let accelConfig = I2CRegister(0x1C, "ACCEL_CONFIG")
         public static let accelConfig2 = I2CRegister(0x1D, "ACCEL_CONFIG2")
+        /// Motion-detection threshold (see `motionThresholdLSB`).
+        public static let motionThreshold = I2CRegister(0x1F, "MOT_THR")
+        /// Motion-detection duration, 1 LSB = 1 ms.
+        public static let motionDuration = I2CRegister(0x20, "MOT_DUR")
         public static let fifoEnable = I2CRegister(0x23, "FIFO_EN")
         public static let intPinConfig = I2CRegister(0x37, "INT_PIN_CFG")
         public static let intEnable = I2CRegister(0x38, "INT_ENABLE")
@@ -58,8 +62,63 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public static let fifoSources: UInt8 = 0x78
     /// USER_CTRL bits.
     public static let userControlFIFOEnable: UInt8 = 0x40, userControlFIFOReset: UInt8 = 0x04
-    /// INT_ENABLE / INT_STATUS bits.
-    public static let interruptFIFOOverflow: UInt8 = 0x10, interruptDataReady: UInt8 = 0x01
+    /// INT_ENABLE (0x38, register 56) / INT_STATUS (0x3A, register 58) bits, RM-MPU-6000A-00 rev 4.2
+    /// (as in libdriver/mpu6050's `mpu6050_interrupt_t`): bit 6 MOT_EN / MOT_INT, bit 4 FIFO_OFLOW,
+    /// bit 0 DATA_RDY.
+    public static let interruptMotion: UInt8 = 0x40, interruptFIFOOverflow: UInt8 = 0x10, interruptDataReady: UInt8 = 0x01
+
+    // MARK: Motion detection (MOT_THR 0x1F, MOT_DUR 0x20)
+    //
+    // The register map itself was not at hand; the scale comes from InvenSense's own code and is
+    // disputed in third-party code:
+    // - InvenSense Embedded Motion Driver 5.1, inv_mpu.c `mpu_lp_motion_interrupt`, MPU6050 branch:
+    //   "1LSb = 32mg" (thresh_hw = mg >> 5, clamped to 1…255); libdriver/mpu6050's
+    //   `mpu6050_motion_threshold_convert_to_register` agrees (its test log: 182.6 mg → 5 → 160 mg).
+    // - i2cdevlib MPU6050.h (from the older register map rev 2/3) says "1LSB = 2mg".
+    // We follow InvenSense's driver (32 mg). MOT_DUR: 1 LSB = 1 ms (both sources; Motion Driver
+    // forces at least 1). The engine compares the high-passed accelerometer (ACCEL_CONFIG bits
+    // 2:0 ACCEL_HPF, register map rev 3.x / i2cdevlib: 4 = 0.63 Hz, the slowest, nearest the
+    // software detector's 1 s gravity average) on each axis with MOT_THR.
+
+    /// mg per MOT_THR LSB (InvenSense Motion Driver 5.1, MPU6050).
+    public static let motionThresholdLSBMilliG = 32.0
+    /// ACCEL_HPF code for 0.63 Hz.
+    public static let accelHighPass063Hz: UInt8 = 4
+    /// Standard gravity, m/s² per g (the conversion from the software threshold's units).
+    public static let standardGravity = 9.80665
+
+    /// MOT_THR for a threshold in m/s²: nearest code of 32 mg, at least 1 (0 would flag every
+    /// sample), at most 255.
+    public static func motionThresholdCode(ms2: Double) -> UInt8 {
+        let mg = ms2 / standardGravity * 1000
+        return UInt8(max(1, min(255, (mg / motionThresholdLSBMilliG).rounded())))
+    }
+
+    /// MOT_DUR for a duration in s: 1 ms per LSB, 1…255.
+    public static func motionDurationCode(seconds: Double) -> UInt8 {
+        UInt8(max(1, min(255, (seconds * 1000).rounded())))
+    }
+
+    /// INT_STATUS decoded: which sources raised the shared INT pin.
+    public struct InterruptStatus: Sendable, Equatable {
+        public var raw: UInt8
+        public init(raw: UInt8) { self.raw = raw }
+        /// Bit 6 MOT_INT: the motion engine fired.
+        public var motion: Bool { raw & MPU6050.interruptMotion != 0 }
+        /// Bit 0 DATA_RDY_INT: a new sample is in the output registers.
+        public var dataReady: Bool { raw & MPU6050.interruptDataReady != 0 }
+        /// Bit 4 FIFO_OFLOW_INT.
+        public var fifoOverflow: Bool { raw & MPU6050.interruptFIFOOverflow != 0 }
+    }
+
+    /// Reads INT_STATUS once. With INT_RD_CLEAR (INT_PIN_CFG bit 4, set by `configure`) the chip
+    /// clears it on this read or any other, so call it before the sample burst on each edge.
+    public func readInterruptStatus() throws(SensorError) -> InterruptStatus {
+        InterruptStatus(raw: try device.read(Register.intStatus))
+    }
+
+    /// Whether `configure` programmed the motion engine.
+    public private(set) var motionEngineEnabled = false
     /// One FIFO frame: accel X, Y, Z then gyro X, Y, Z, 16-bit big-endian (register order).
     public static let fifoFrameBytes = 12
 
@@ -166,11 +225,18 @@ public final class MPU6050: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         try device.write(Register.config, lp.code)
         try device.write(Register.sampleRateDivider, divider)
         try device.write(Register.gyroConfig, g.value.code << 3)
-        try device.write(Register.accelConfig, a.value.code << 3)
+        let motion = model == .mpu6050 ? s.motionInterrupt : nil
+        // ACCEL_CONFIG: AFS_SEL bits 4:3; ACCEL_HPF bits 2:0 feed the motion engine.
+        try device.write(Register.accelConfig, a.value.code << 3 | (motion != nil ? Self.accelHighPass063Hz : 0))
         if model == .mpu9250 { try device.write(Register.accelConfig2, lp.code) }   // A_DLPF_CFG
         // INT active high, push-pull, 50 µs pulse, cleared on any read; BYPASS_EN for the AK8963.
         try device.write(Register.intPinConfig, model == .mpu9250 ? 0x12 : 0x10)
-        try device.write(Register.intEnable, s.dataReadyInterrupt ? 0x01 : 0x00)
+        if let motion {
+            try device.write(Register.motionThreshold, Self.motionThresholdCode(ms2: motion.thresholdMS2))
+            try device.write(Register.motionDuration, Self.motionDurationCode(seconds: motion.duration))
+        }
+        motionEngineEnabled = motion != nil
+        try device.write(Register.intEnable, (s.dataReadyInterrupt ? Self.interruptDataReady : 0) | (motion != nil ? Self.interruptMotion : 0))
         accelScale = RegisterDecoding.accelScale(lsbPerG: a.value.lsb)
         gyroScale = RegisterDecoding.gyroScale(lsbPerDPS: g.value.lsb)
         if model == .mpu9250 {

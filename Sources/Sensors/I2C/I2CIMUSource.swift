@@ -19,6 +19,11 @@ import Synchronization
 /// the measured period (`FIFOTimestamper`, `SampleTiming.fifoBurst`). A FIFO overflow is counted
 /// (`fifoOverflows`), the FIFO reset, the lost samples estimated from the time since the last burst
 /// and skipped in `sequence`.
+///
+/// Chip motion engine (`motionInterrupt`, MPU-6050 with a data-ready line, not FIFO): the chip's
+/// motion detection shares the INT pin with data-ready, so on every edge INT_STATUS is read once,
+/// before the sample burst (the chip clears it on any read); when MOT_INT is set the sample gets
+/// `IMUSample.Flags.chipMotion`. One extra 1-byte read per sample, no allocation.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public let bus: Int
     public let address: UInt16
@@ -33,6 +38,8 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
 
     private var i2c: I2CBus?
     private var driver: (any IMUChipDriver)?
+    /// The MPU-6050 whose motion engine is programmed (INT_STATUS read per edge), or nil.
+    private var motionChip: MPU6050?
     private var line: DataReadyLine?
     private var gaps = EdgeGapDetector(periodNanos: 1)
     private var periodNanos: UInt64 = 0
@@ -61,14 +68,16 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - dataReady: the chip's INT pin on a GPIO line, or `nil` for timer pacing.
     ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
+    ///   - motionInterrupt: program the chip's motion engine (MPU-6050 with `dataReady`, no `fifo`), or nil.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
-                fifo: FIFOOptions? = nil, makeAdapter: (@Sendable () -> any I2CAdapter)? = nil) {
+                fifo: FIFOOptions? = nil, motionInterrupt: MotionInterruptSettings? = nil,
+                makeAdapter: (@Sendable () -> any I2CAdapter)? = nil) {
         self.bus = bus
         self.address = address
         self.chip = chip
         self.settings = IMUChipSettings(rate: 100, accelRangeG: accelRangeG, gyroRangeDPS: gyroRangeDPS,
-                                        lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil)
+                                        lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil, motionInterrupt: motionInterrupt)
         self.dataReady = dataReady
         self.devicePath = devicePath
         self.fifo = fifo
@@ -105,6 +114,10 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         }
         let driver = chip.makeDriver(on: I2CDevice(bus: bus, address: address))
         do {
+            if settings.motionInterrupt != nil, chip != .mpu6050 || dataReady == nil || fifo != nil {
+                throw SensorError(.unsupported, subject: capabilities.name,
+                                  detail: "the chip motion engine needs an mpu6050 with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
+            }
             try driver.probe()
             var s = settings
             s.rate = requestedRate
@@ -138,6 +151,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             lastFIFOWakeNanos = MonotonicClock.nowNanos()
             i2c = bus
             self.driver = driver
+            motionChip = (driver as? MPU6050).flatMap { $0.motionEngineEnabled ? $0 : nil }
             let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
             log.info("started", ["device": capabilities.name, "mode": bus.transferMode.rawValue,
                                  "rate": "\(config.rate)", "accel_range_g": "\(config.accelRangeG)",
@@ -164,9 +178,12 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             let edges = try line.waitForEdges(timeout: timeout)
             guard edges.count > 0 else { return .timeout }
             let lost = gaps.register(count: edges.count, firstNanos: edges.firstNanos, lastNanos: edges.lastNanos)
+            // INT_STATUS first: the burst read below clears it (INT_RD_CLEAR).
+            let chipMotion = try motionChip?.readInterruptStatus().motion ?? false
             try driver.read(into: &sample)
             sample.timestampNanos = edges.lastNanos
             sample.flags = lost > 0 ? [.hardwareTimestamp, .discontinuity] : .hardwareTimestamp
+            if chipMotion { sample.flags.insert(.chipMotion) }
             if lost > 0 { missedCount.add(lost, ordering: .relaxed) }
             sequence &+= lost
         } else {
@@ -300,6 +317,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public func stop() {
         driver?.shutdown()
         driver = nil
+        motionChip = nil
         fifoDriver = nil
         stashIndex = 0
         stashCount = 0

@@ -31,6 +31,7 @@ extension AgentConfiguration {
         process = ProcessSettings(reading: reader.section(top?["process"], path: "process", keys: ProcessSettings.keys), with: &reader)
         debug = DebugSettings(reading: reader.section(top?["debug"], path: "debug", keys: DebugSettings.keys), with: &reader)
         checkCombinations(with: &reader)
+        resolveChipMotion(with: &reader)
         checkHomeAssistant(with: &reader)
         checkRecorder(with: &reader)
     }

@@ -60,7 +60,8 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
         for i in samples.indices {
             let s = samples[i]
             let gyro: Vector3? = s.contents.contains(.gyroscope) ? s.rotationRate : nil
-            let windowEnded = detectors!.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: gyro) { e in
+            let windowEnded = detectors!.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: gyro,
+                                                        chipFlaggedMotion: s.flags.contains(.chipMotion)) { e in
                 if let h, let handler = h.event { h.queue.async { handler(e) } }
             }
             if let sp = spectrum, sp.add(s.specificForce, time: s.timestamp) {
