@@ -18,7 +18,7 @@ extension AgentRunner {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
-                                      spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
+                                      spoolFsync: c.spool.fsync, maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
@@ -32,14 +32,6 @@ extension AgentRunner {
         }
         // Without a spool, `init` cannot fail.
         return try! Outbox(settings: settings)
-    }
-
-    static func fsyncPolicy(_ s: SpoolConfiguration) -> SpoolFsyncPolicy {
-        switch s.fsync {
-        case "always": .always
-        case "never": .never
-        default: .interval(milliseconds: s.fsyncIntervalMilliseconds)
-        }
     }
 
     func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
