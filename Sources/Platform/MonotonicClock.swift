@@ -9,7 +9,7 @@ public enum MonotonicClock {
     /// Now, in nanoseconds of `CLOCK_MONOTONIC` (the clock of IIO buffer and GPIO edge timestamps).
     @inlinable
     public static func nowNanos() -> UInt64 {
-        var ts = timespec()
+        var ts = Glibc.timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
@@ -17,9 +17,24 @@ public enum MonotonicClock {
     /// Now, in nanoseconds since the Unix epoch (`CLOCK_REALTIME`).
     @inlinable
     public static func realtimeNanos() -> UInt64 {
-        var ts = timespec()
+        var ts = Glibc.timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// CPU time the calling thread has run, ns (`CLOCK_THREAD_CPUTIME_ID`; benchmarks).
+    @inlinable
+    public static func threadCPUNanos() -> UInt64 {
+        var ts = Glibc.timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// An absolute `timespec` for `nanos` (e.g. for `pthread_cond_timedwait` on a condition
+    /// whose clock is `CLOCK_MONOTONIC`).
+    @inlinable
+    public static func timespec(atNanos nanos: UInt64) -> Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
     }
 
     /// `now + d` in `CLOCK_MONOTONIC` nanoseconds, saturating at `UInt64.max`; negative durations
@@ -37,7 +52,7 @@ public enum MonotonicClock {
     /// Sleeps until `CLOCK_MONOTONIC` reaches `nanos` (absolute, so a signal or a late wake-up
     /// never stretches the period; restarted after `EINTR`). Returns at once for a past instant.
     public static func sleep(untilNanos nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        var ts = timespec(atNanos: nanos)
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 }
