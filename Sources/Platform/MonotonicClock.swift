@@ -8,25 +8,21 @@ import Glibc
 public enum MonotonicClock {
     /// Now, in nanoseconds of `CLOCK_MONOTONIC` (the clock of IIO buffer and GPIO edge timestamps).
     @inlinable
-    public static func nowNanos() -> UInt64 {
-        var ts = Glibc.timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    public static func nowNanos() -> UInt64 { nanos(CLOCK_MONOTONIC) }
 
     /// Now, in nanoseconds since the Unix epoch (`CLOCK_REALTIME`).
     @inlinable
-    public static func realtimeNanos() -> UInt64 {
-        var ts = Glibc.timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    public static func realtimeNanos() -> UInt64 { nanos(CLOCK_REALTIME) }
 
     /// CPU time the calling thread has run, ns (`CLOCK_THREAD_CPUTIME_ID`; benchmarks).
     @inlinable
-    public static func threadCPUNanos() -> UInt64 {
+    public static func threadCPUNanos() -> UInt64 { nanos(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// `clock`'s reading in nanoseconds.
+    @usableFromInline @inline(__always)
+    static func nanos(_ clock: clockid_t) -> UInt64 {
         var ts = Glibc.timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        clock_gettime(clock, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 

@@ -95,14 +95,10 @@ struct IIODeviceSelection: Sendable, Hashable {
     static func capabilities(of devs: [OpaquePointer]) -> SourceCapabilities {
         var contents: IMUSample.Contents = []
         var rates: [Double] = []
+        let inertial = [IIO_ACCEL, IIO_ANGL_VEL, IIO_MAGN]
         for dev in devs {
-            for ch in IIOContext.channels(dev) where !iio_channel_is_output(ch) {
-                switch iio_channel_get_type(ch) {
-                case IIO_ACCEL: contents.insert(.accelerometer)
-                case IIO_ANGL_VEL: contents.insert(.gyroscope)
-                case IIO_MAGN: contents.insert(.magnetometer)
-                default: continue
-                }
+            contents.formUnion(inertialKinds(dev))
+            for ch in IIOContext.channels(dev) where !iio_channel_is_output(ch) && inertial.contains(iio_channel_get_type(ch)) {
                 if rates.isEmpty, let a = IIOContext.read(ch, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }
             }
             if rates.isEmpty, let a = IIOContext.read(device: dev, "sampling_frequency_available") { rates = IIOSysfsValues.availableValues(a) }

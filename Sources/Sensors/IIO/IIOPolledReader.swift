@@ -40,15 +40,9 @@ struct IIOPolledReader {
     /// Waits for the next tick (up to `timeout`) and writes one sample. Allocation-free.
     mutating func read(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws(SensorError) -> ReadResult {
         guard TickSleeper.sleep(untilTick: nextTick, timeout: timeout) else { return .timeout }
-        let woke = MonotonicClock.nowNanos()
-        var lost: UInt64 = 0
-        if woke > nextTick &+ periodNanos {
-            lost = (woke - nextTick) / periodNanos
-            nextTick &+= lost &* periodNanos
-            missed &+= lost
-            sequence &+= lost
-        }
-        nextTick &+= periodNanos
+        let lost = TickSleeper.advance(&nextTick, period: periodNanos, woke: MonotonicClock.nowNanos())
+        missed &+= lost
+        sequence &+= lost
         var sample = IMUSample(timestampNanos: 0, sequence: 0, contents: [])
         for member in members {
             for sensor in member.sensors {
