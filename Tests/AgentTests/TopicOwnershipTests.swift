@@ -7,7 +7,7 @@ import Testing
 @Suite("Topic ownership")
 struct TopicOwnershipTests {
     /// The agent's topic levels (docs/topics.md), as they would appear in a concatenation.
-    static let levels = "status|meta|motion|activity|pedometer|stats|health|altitude|summary|sensor|events|latest|state|query|cmd|response|result|config"
+    static let levels = "status|meta|motion|activity|pedometer|stats|health|altitude|summary|sensor|events|latest|state|query|cmd|response|result|config|vibration"
 
     /// The forbidden forms.
     static var patterns: [NSRegularExpression] { [

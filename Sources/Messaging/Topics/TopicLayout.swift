@@ -18,6 +18,7 @@
 /// <prefix>/query/<name>      requests (activity, pedometer, recordings, latest); answers on
 ///                            the response topic, `reply_to`, or `<request topic>/response`
 /// <prefix>/cmd/<name>        commands (control.enabled); results on `cmd/<name>/result`
+/// <prefix>/vibration/spectrum  vibration band RMS (events.vibration.spectrum)
 /// ```
 /// This type is the one home of topic names: no other source joins topic levels (LayeringTests
 /// scans for it). Topic strings are built once, so publishing does not concatenate per message.
@@ -40,6 +41,8 @@ public struct TopicLayout: Sendable, Equatable {
     public let pedometerEvents: String
     /// `<prefix>/cmd/+`: every command.
     public let commandPattern: String
+    /// `<prefix>/vibration/spectrum`: the vibration spectrum (`events.vibration.spectrum`).
+    public let vibrationSpectrum: String
 
     /// - Throws: `.invalidTopic` naming the prefix when it has wildcards, empty levels, a leading or
     ///   trailing `/`, starts with `$`, or contains NUL.
@@ -61,6 +64,7 @@ public struct TopicLayout: Sendable, Equatable {
         summary = prefix + "/summary"
         pedometerEvents = prefix + "/pedometer/events"
         commandPattern = prefix + "/cmd/+"
+        vibrationSpectrum = prefix + "/vibration/spectrum"
     }
 
     /// `<prefix>/sensor/<name>`, e.g. `edgemotion/board-7/sensor/accelerometer`.
