@@ -30,6 +30,10 @@ enum FuzzReplayers {
                 precondition(MountCommand.samplesRange.contains(m.samples))
             }
             _ = CalibrationCommand.parse(bytes)
+            // The calibration page's POST /api/calibration body: the same parser, more actions.
+            if case .success(let c) = CalibrationCommand.parse(bytes, actions: CalibrationCommand.dashboardActions) {
+                precondition(CalibrationCommand.dashboardActions.contains(c.action) && CalibrationCommand.durationRange.contains(c.duration))
+            }
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {

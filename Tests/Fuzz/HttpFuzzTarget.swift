@@ -1,5 +1,6 @@
 // libFuzzer target `http`: arbitrary bytes sent as one raw request to the dashboard's HTTPServer
-// (libmicrohttpd's parser, the path/method checks, basic auth) on a loopback socket, and the first
+// (libmicrohttpd's parser, the path/method checks, basic auth, POST bodies: the calibration
+// page's /api/calibration route with its Content-Type/Origin/size checks) on a loopback socket, and the first
 // line parsed as an `http.listen` value (HTTPListenAddress). An odd last byte picks the server
 // with basic auth. Every response must be HTTP; every 64 inputs the server must still answer a
 // plain GET. Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package.
