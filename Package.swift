@@ -83,7 +83,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         /// HTTP server (thin wrapper over libmicrohttpd), Server-Sent Events fan-out, Prometheus
         /// text format, the page's compiled-in assets. Below Agent; knows nothing of motion.
-        .target(name: "Dashboard", dependencies: ["Logging", "CMicroHTTPD"]),
+        .target(name: "Dashboard", dependencies: ["Platform", "Logging", "CMicroHTTPD"]),
         .testTarget(name: "DashboardTests", dependencies: ["Dashboard", "Agent", "TestSupport"]),
     ]
 )

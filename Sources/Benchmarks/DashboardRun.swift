@@ -6,6 +6,7 @@ import CMallocCounter
 import Dashboard
 import EdgeMotion
 import MotionCore
+import Platform
 
 /// `edgemotion-bench dashboard`: the agent's per-sample path with its dashboard on, with 0 and with
 /// 20 live pages reading `/events` plus one page that never reads.
@@ -53,9 +54,11 @@ enum DashboardRun {
 
     /// Reads an SSE stream to its end on its own thread, counting `event: live` messages.
     final class Page: @unchecked Sendable {
+        // @unchecked Sendable: `bytes` is written only by the reading thread and read after
+        // `close()` has joined it; `fd` and `thread` are set in `init` before the thread starts.
         let fd: Int32
         private(set) var bytes = 0
-        private var thread: pthread_t?
+        private var thread: PlatformThread?
 
         init(port: UInt16, reads: Bool) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -67,24 +70,19 @@ enum DashboardRun {
             guard ok == 0 else { throw BenchError("cannot connect to the dashboard on port \(port)") }
             _ = "GET /events HTTP/1.1\r\nHost: bench\r\n\r\n".withCString { send(fd, $0, strlen($0), 0) }
             guard reads else { return }
-            var t = pthread_t()
-            let me = Unmanaged.passRetained(self).toOpaque()
-            pthread_create(&t, nil, { arg in
-                let page = Unmanaged<Page>.fromOpaque(arg!).takeRetainedValue()
+            thread = try PlatformThread.start(name: "bench-page") { [self] in
                 var buffer = [UInt8](repeating: 0, count: 16384)
                 while true {
-                    let n = buffer.withUnsafeMutableBytes { recv(page.fd, $0.baseAddress, $0.count, 0) }
+                    let n = buffer.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, 0) }
                     if n <= 0 { break }
-                    page.bytes += n
+                    self.bytes += n
                 }
-                return nil
-            }, me)
-            thread = t
+            }
         }
 
         func close() {
             shutdown(fd, Int32(SHUT_RDWR))
-            if let t = thread { pthread_join(t, nil) }
+            thread?.join()
             Glibc.close(fd)
         }
     }

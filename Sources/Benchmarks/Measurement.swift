@@ -5,11 +5,8 @@ import Platform
 
 /// CPU time of the calling thread, ns (`CLOCK_THREAD_CPUTIME_ID`): time this thread ran, so a
 /// benchmark preempted by other processes on a shared machine is not charged for their time.
-func threadCPUNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+@inline(__always)
+func threadCPUNanos() -> UInt64 { MonotonicClock.threadCPUNanos() }
 
 /// Wall-clock `CLOCK_MONOTONIC`, ns.
 @inline(__always)

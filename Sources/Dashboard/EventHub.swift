@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 #if canImport(Glibc)
@@ -156,11 +157,8 @@ final class EventClient: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if count == 0 && !closed {
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            let nanos = Int(deadline.tv_nsec) + (timeoutMilliseconds % 1000) * 1_000_000
-            deadline.tv_sec += timeoutMilliseconds / 1000 + nanos / 1_000_000_000
-            deadline.tv_nsec = nanos % 1_000_000_000
+            // `ready` waits on CLOCK_MONOTONIC (set in init).
+            var deadline = MonotonicClock.timespec(atNanos: MonotonicClock.deadline(after: .milliseconds(timeoutMilliseconds)))
             while count == 0 && !closed {
                 if pthread_cond_timedwait(ready, mutex, &deadline) == ETIMEDOUT { break }
             }

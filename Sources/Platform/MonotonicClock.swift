@@ -8,18 +8,29 @@ import Glibc
 public enum MonotonicClock {
     /// Now, in nanoseconds of `CLOCK_MONOTONIC` (the clock of IIO buffer and GPIO edge timestamps).
     @inlinable
-    public static func nowNanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    public static func nowNanos() -> UInt64 { nanos(CLOCK_MONOTONIC) }
 
     /// Now, in nanoseconds since the Unix epoch (`CLOCK_REALTIME`).
     @inlinable
-    public static func realtimeNanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
+    public static func realtimeNanos() -> UInt64 { nanos(CLOCK_REALTIME) }
+
+    /// CPU time the calling thread has run, ns (`CLOCK_THREAD_CPUTIME_ID`; benchmarks).
+    @inlinable
+    public static func threadCPUNanos() -> UInt64 { nanos(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// `clock`'s reading in nanoseconds.
+    @usableFromInline @inline(__always)
+    static func nanos(_ clock: clockid_t) -> UInt64 {
+        var ts = Glibc.timespec()
+        clock_gettime(clock, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// An absolute `timespec` for `nanos` (e.g. for `pthread_cond_timedwait` on a condition
+    /// whose clock is `CLOCK_MONOTONIC`).
+    @inlinable
+    public static func timespec(atNanos nanos: UInt64) -> Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
     }
 
     /// `now + d` in `CLOCK_MONOTONIC` nanoseconds, saturating at `UInt64.max`; negative durations
@@ -37,7 +48,7 @@ public enum MonotonicClock {
     /// Sleeps until `CLOCK_MONOTONIC` reaches `nanos` (absolute, so a signal or a late wake-up
     /// never stretches the period; restarted after `EINTR`). Returns at once for a past instant.
     public static func sleep(untilNanos nanos: UInt64) {
-        var ts = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        var ts = timespec(atNanos: nanos)
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Agent
+import Messaging
 
 /// The shipped files in `config/` must always load.
 @Suite("Config files")
@@ -41,7 +42,7 @@ struct ConfigFilesTests {
         let all = AgentConfiguration.keys + DeviceSettings.keys + SourceSettings.keys + SimulatorSettings.keys
             + ReplaySettings.keys + IIOSettings.keys + I2CSettings.keys + DataReadySettings.keys
             + StreamSettingsSet.keys + StreamSettings.keys + FusionSettings.keys + MQTTSettings.keys
-            + TLSSettings.keys + LoggingSettings.keys
+            + MQTTTLSOptions.keys + LoggingSettings.keys
         for key in all {
             #expect(text.contains(key + ":"), "edgemotion.yaml does not document '\(key)'")
         }

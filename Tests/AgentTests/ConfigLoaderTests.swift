@@ -85,7 +85,7 @@ struct ConfigLoaderTests {
         #expect(c.mqtt.brokerAddress == MQTTBrokerAddress(host: "broker.example.com", port: 8883, useTLS: true))
         #expect(c.mqtt.clientID == "kitchen" && c.mqtt.keepAlive == 60 && c.mqtt.protocol == "5")
         #expect(c.mqtt.username == "pi" && c.mqtt.password == nil && c.mqtt.passwordFile == "/etc/edgemotion/password")
-        #expect(c.mqtt.tls == TLSSettings(caFile: "/etc/ca.pem", certFile: "/c.pem", keyFile: "/k.pem", version: "tlsv1.3", ciphers: "HIGH", insecure: true))
+        #expect(c.mqtt.tls == MQTTTLSOptions(caFile: "/etc/ca.pem", certFile: "/c.pem", keyFile: "/k.pem", version: .tlsv1_3, ciphers: "HIGH", insecure: true))
         #expect(c.logging.level == .debug)
         #expect(c.stateDirectory == "/tmp/em")
         #expect(c.resolvedTopicPrefix == "home/pi-kitchen/imu")

@@ -68,7 +68,7 @@ struct DamagedRecordingCommandTests {
         var options = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "agent-damaged")
         options.protocolVersion = .v311
         let client = try MQTTClient(options: options)
-        let responder = HistoryQueryResponder(client: client, prefix: "edgemotion/r", source: .recordings(RecordingCatalog(store: RecordingStore(directory: dir))))
+        let responder = HistoryQueryResponder(client: client, topics: try TopicLayout(prefix: "edgemotion/r"), source: .recordings(RecordingCatalog(store: RecordingStore(directory: dir))))
         client.onMessage = { m in responder.handle(m) }
         try responder.subscribe()
         try client.start()

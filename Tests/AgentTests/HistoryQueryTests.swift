@@ -30,7 +30,7 @@ struct HistoryQueryTests {
         var options = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "agent-\(UUID().uuidString.prefix(8))")
         options.protocolVersion = protocolVersion
         let client = try MQTTClient(options: options)
-        let r = HistoryQueryResponder(client: client, prefix: "edgemotion/h", source: .store(try makeStore()))
+        let r = HistoryQueryResponder(client: client, topics: try TopicLayout(prefix: "edgemotion/h"), source: .store(try makeStore()))
         client.onMessage = { m in r.handle(m) }
         try r.subscribe()
         try client.start()

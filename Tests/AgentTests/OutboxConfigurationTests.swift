@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import Agent
+import Messaging
 
 /// The reliability keys: outbox, spool, control, process, debug.
 @Suite struct OutboxConfigurationTests {
     @Test func defaultsAreBoundedAndControlIsOff() throws {
         let c = try ConfigurationLoader.parse(yaml: "", fileName: "t.yaml")
         #expect(c.outbox == OutboxConfiguration(maxBytes: 4 << 20, maxAgeSeconds: 30, inflight: 16))
-        #expect(c.spool == SpoolConfiguration(enabled: true, maxBytes: 8 << 20, fsync: "interval", fsyncIntervalMilliseconds: 1000))
+        #expect(c.spool == SpoolConfiguration(enabled: true, maxBytes: 8 << 20, fsync: .interval(milliseconds: 1000)))
         #expect(c.control.enabled == false)
         #expect(c.process.stopTimeoutSeconds == 5)
         #expect(c.debug.syntheticEventsPerMinute == 0)
@@ -22,11 +23,28 @@ import Testing
         debug: { synthetic_events_per_minute: 60 }
         """, fileName: "t.yaml")
         #expect(c.outbox == OutboxConfiguration(maxBytes: 65536, maxAgeSeconds: 2.5, inflight: 4))
-        #expect(c.spool == SpoolConfiguration(enabled: false, maxBytes: 8192, fsync: "always", fsyncIntervalMilliseconds: 50))
+        #expect(c.spool == SpoolConfiguration(enabled: false, maxBytes: 8192, fsync: .always))
         #expect(c.control.enabled)
         #expect(c.process == ProcessSettings(stopTimeoutSeconds: 1.5, statsIntervalSeconds: 2))
         #expect(c.debug.syntheticEventsPerMinute == 60)
-        #expect(AgentRunner.fsyncPolicy(c.spool) == .always)
+    }
+
+    @Test("spool.fsync is read once into a typed policy that carries fsync_interval_ms")
+    func fsyncIsTyped() throws {
+        let interval = try ConfigurationLoader.parse(yaml: "spool: { fsync: interval, fsync_interval_ms: 250 }", fileName: "t.yaml")
+        #expect(interval.spool.fsync == .interval(milliseconds: 250))
+        let never = try ConfigurationLoader.parse(yaml: "spool: { fsync: never }", fileName: "t.yaml")
+        #expect(never.spool.fsync == .never)
+        let problems = ConfigTestSupport.problems("spool: { fsync: Always }")
+        #expect(problems.contains { $0.contains("t.yaml") && $0.contains("spool.fsync") && $0.contains("did you mean 'always'") }, "\(problems)")
+    }
+
+    @Test("an empty config gives the outbox the Messaging defaults: one home for them")
+    func emptyConfigMeansOutboxDefaults() throws {
+        let c = try ConfigurationLoader.parse(yaml: "", fileName: "t.yaml")
+        let d = OutboxSettings.defaults
+        #expect(c.outbox.maxBytes == d.maximumStreamBytes && Int(c.outbox.maxAgeSeconds * 1000) == d.maximumStreamAgeMilliseconds)
+        #expect(c.outbox.inflight == d.inflightWindow && c.spool.maxBytes == d.maximumSpoolBytes && c.spool.fsync == d.spoolFsync)
     }
 
     @Test func outOfRangeValuesAndTyposAreReportedWithTheirKeys() {

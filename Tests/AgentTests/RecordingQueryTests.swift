@@ -47,7 +47,7 @@ struct RecordingQueryTests {
         var options = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "agent-\(UUID().uuidString.prefix(8))")
         options.protocolVersion = protocolVersion
         let client = try MQTTClient(options: options)
-        let r = HistoryQueryResponder(client: client, prefix: "edgemotion/r", source: source)
+        let r = HistoryQueryResponder(client: client, topics: try TopicLayout(prefix: "edgemotion/r"), source: source)
         client.onMessage = { m in r.handle(m) }
         try r.subscribe()
         try client.start()

@@ -146,11 +146,11 @@ import TestSupport
     }
 
     @Test func eventAndStateTopicsNeverCountUnderAStreamsName() throws {
-        #expect(Outbox.counterName(forTopic: "edgemotion/d/health") == "health")
-        #expect(Outbox.counterName(forTopic: "edgemotion/d/activity") == "activity")
-        #expect(Outbox.counterName(forTopic: "edgemotion/d/events/activity") == "events/activity")
-        #expect(Outbox.counterName(forTopic: "edgemotion/d/latest/accelerometer") == "latest/accelerometer")
-        #expect(Outbox.counterName(forTopic: "edgemotion/d/pedometer/events") == "pedometer/events")
+        #expect(TopicLayout.counterName(forTopic: "edgemotion/d/health") == "health")
+        #expect(TopicLayout.counterName(forTopic: "edgemotion/d/activity") == "activity")
+        #expect(TopicLayout.counterName(forTopic: "edgemotion/d/events/activity") == "events/activity")
+        #expect(TopicLayout.counterName(forTopic: "edgemotion/d/latest/accelerometer") == "latest/accelerometer")
+        #expect(TopicLayout.counterName(forTopic: "edgemotion/d/pedometer/events") == "pedometer/events")
         let outbox = try Outbox(settings: OutboxSettings())
         defer { outbox.stop() }
         let h = outbox.registerStream(topic: "dev/c/sensor/accelerometer", name: "accelerometer")

@@ -13,8 +13,9 @@ struct AuxiliaryConversionTests {
         #expect(AuxiliaryKind(iioType: "illuminance") == .light)
         #expect(AuxiliaryKind(iioType: "humidityrelative") == .humidity)
         #expect(AuxiliaryKind(iioType: "voltage") == nil)
-        #expect(IIOSource.channelType("pressure0") == "pressure")
-        #expect(IIOSource.channelType("illuminance_clear") == "illuminance")
+        #expect(AuxiliaryKind.iioType(ofChannel: "temp") == "temp")
+        #expect(AuxiliaryKind.iioType(ofChannel: "pressure0") == "pressure")
+        #expect(AuxiliaryKind.iioType(ofChannel: "illuminance_clear") == "illuminance")
     }
 
     @Test("_input is taken in ABI units: 100.653 kPa, 25080 m°C = 25.08 °C, 48560 m% = 48.56 %, 321 lx")

@@ -51,15 +51,6 @@ struct IIOHostTests {
         #expect(IIOTrigger("sysfstrig7") == .named("sysfstrig7"))
     }
 
-    @Test func auxiliaryChannelsGetTheirTypeAndPublishedUnit() {
-        #expect(IIOSource.channelType("temp") == "temp")
-        #expect(IIOSource.channelType("pressure0") == "pressure")
-        #expect(IIOSource.channelType("illuminance_clear") == "illuminance")
-        #expect(AuxiliaryChannelReading.unit(forType: "temp") == ("°C", 1e-3))
-        #expect(AuxiliaryChannelReading.unit(forType: "humidityrelative").unit == "%")
-        #expect(AuxiliaryChannelReading.unit(forType: "pressure") == ("kPa", 1))
-    }
-
     @Test func aMissingRemoteContextIsANamedError() {
         let source = IIOSource(uri: "ip:127.0.0.1:1", device: "bmi160")
         let error = #expect(throws: SensorError.self) { try source.start(requestedRate: 100) }

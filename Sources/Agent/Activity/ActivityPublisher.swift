@@ -33,7 +33,7 @@ final class ActivityPublisher: Sendable {
     private let log = Logger(label: "activity")
     private let state = Mutex<(seq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0))
 
-    init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, prefix: String) throws {
+    init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) throws {
         store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
         var activity = ActivityConfiguration()
         activity.minimumDwell = settings.minimumDwell
@@ -48,10 +48,10 @@ final class ActivityPublisher: Sendable {
         engine = service.activityEngine
         pedometerManager = PedometerManager(service: service)
         self.outbox = outbox
-        activityTopic = prefix + "/activity"
-        activityEventsTopic = prefix + "/events/activity"
-        pedometerTopic = prefix + "/pedometer"
-        pedometerEventsTopic = prefix + "/pedometer/events"
+        activityTopic = topics.activity
+        activityEventsTopic = topics.event("activity")
+        pedometerTopic = topics.pedometer
+        pedometerEventsTopic = topics.pedometerEvents
         interval = settings.pedometerInterval
     }
 

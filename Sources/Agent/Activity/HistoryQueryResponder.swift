@@ -97,14 +97,14 @@ final class HistoryQueryResponder: Sendable {
     /// - Parameters:
     ///   - policy: where answers may go (`reply_to`, the response topic); refused: no answer.
     ///   - requestLog: bounded logging of refused requests, shared across rebuilt responders.
-    init(client: MQTTClient, prefix: String, source: Source, policy: ReplyTopicPolicy? = nil, requestLog: RequestLog = RequestLog()) {
+    init(client: MQTTClient, topics: TopicLayout, source: Source, policy: ReplyTopicPolicy? = nil, requestLog: RequestLog = RequestLog()) {
         self.client = client
         self.source = source
-        self.policy = policy ?? ReplyTopicPolicy(prefix: prefix)
+        self.policy = policy ?? ReplyTopicPolicy(prefix: topics.prefix)
         self.requestLog = requestLog
-        activityTopic = prefix + "/query/activity"
-        pedometerTopic = prefix + "/query/pedometer"
-        recordingsTopic = prefix + "/query/recordings"
+        activityTopic = topics.query("activity")
+        pedometerTopic = topics.query("pedometer")
+        recordingsTopic = topics.query("recordings")
     }
 
     /// Subscribes to the request topics (renewed on every reconnection by the client).
@@ -149,7 +149,7 @@ final class HistoryQueryResponder: Sendable {
     private func answer(_ message: MQTTMessage, kind: HistoryQuery.Kind, refusal: HistoryQuery.Problem? = nil) {
         let now = Double(MonotonicClock.realtimeNanos()) * 1e-9
         let envelope = HistoryQuery.envelope(message.payload)
-        let replyTopic = message.responseTopic ?? envelope.replyTo ?? message.topic + "/response"
+        let replyTopic = message.responseTopic ?? envelope.replyTo ?? TopicLayout.defaultResponse(to: message.topic)
         if let why = policy.problem(replyTopic) {
             requestLog.refusedReplyTopic(replyTopic, requestTopic: message.topic, reason: why)
             return

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionCore
+import Platform
 import Sensors
 
 /// `edgemotion mount learn|show|clear`: the learned mount in `<state_directory>/edgemotion-mount.txt`
@@ -67,7 +68,7 @@ struct MountLearnCommand: Command {
         case "clear":
             guard c.source.mount.canLearn else { return refuseFixed() }
             if unlink(path) != 0, errno != ENOENT {
-                printError("edgemotion mount: cannot remove \(path): \(String(cString: strerror(errno)))")
+                printError("edgemotion mount: cannot remove \(path): \(Errno.current.text)")
                 return 73
             }
             print("removed \(path); the agent applies the configured mount (identity for learned) at its next start")

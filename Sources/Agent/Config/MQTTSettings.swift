@@ -1,3 +1,4 @@
+import Messaging
 /// `mqtt:` — the broker connection and topic layout.
 public struct MQTTSettings: Sendable, Equatable {
     /// Values `protocol` accepts.
@@ -22,7 +23,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// `password_file`: path of a file whose first line is the password.
     public var passwordFile: String?
     /// `tls`: TLS options; `nil` means plain TCP unless the broker URL is `mqtts://`.
-    public var tls: TLSSettings?
+    public var tls: MQTTTLSOptions?
     /// `protocol`: MQTT protocol version, `3.1.1` or `5`.
     public var `protocol`: String
     /// `fallback_brokers`: further broker URLs (same syntax as `broker`) tried in order when the
@@ -45,7 +46,7 @@ public struct MQTTSettings: Sendable, Equatable {
         username: String? = nil,
         password: String? = nil,
         passwordFile: String? = nil,
-        tls: TLSSettings? = nil,
+        tls: MQTTTLSOptions? = nil,
         protocol: String = "3.1.1"
     ) {
         self.broker = broker

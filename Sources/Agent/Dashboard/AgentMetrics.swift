@@ -31,8 +31,7 @@ enum AgentMetrics {
 
         let topics = s.outbox.topics.sorted { $0.key < $1.key }
         func label(_ topic: String) -> String {
-            let prefix = s.topicPrefix + "/"
-            return topic.hasPrefix(prefix) ? String(topic.dropFirst(prefix.count)) : topic
+            TopicLayout.relative(topic, toPrefix: s.topicPrefix)
         }
         m.family("edgemotion_messages_produced_total", .counter, "Messages queued for the broker, per topic.")
         for (t, c) in topics { m.sample("edgemotion_messages_produced_total", [("topic", label(t))], c.produced) }

@@ -36,15 +36,15 @@ final class MotionEventPublisher: Sendable {
     /// seq of the next event; the thresholds' last published states (nil: not yet).
     private let state = Mutex<(seq: UInt64, thresholds: [Bool?])>((0, []))
 
-    init(service: MotionService, settings: EventSettings, stateDirectory: String, outbox: Outbox, prefix: String) {
+    init(service: MotionService, settings: EventSettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) {
         self.settings = settings
         self.outbox = outbox
-        eventsTopic = prefix + "/events/motion"
-        tiltTopic = prefix + "/state/tilt"
-        vibrationTopic = prefix + "/state/vibration"
-        motionTopic = prefix + "/state/motion"
-        spectrumTopic = prefix + "/vibration/spectrum"
-        thresholdTopics = settings.detectors.tiltThresholds.map { prefix + "/state/threshold/" + $0.name }
+        eventsTopic = topics.event("motion")
+        tiltTopic = topics.state("tilt")
+        vibrationTopic = topics.state("vibration")
+        motionTopic = topics.state("motion")
+        spectrumTopic = topics.vibrationSpectrum
+        thresholdTopics = settings.detectors.tiltThresholds.map { topics.threshold($0.name) }
         zeroPath = stateDirectory + "/events-zero"
         utcOffset = Double(WallClockMapping.current().offsetNanos) * 1e-9
         manager = MotionEventManager(service: service, configuration: settings.detectors, zero: Self.readZero(zeroPath))

@@ -56,7 +56,7 @@ extension HomeAssistantDiscovery {
         Self.buttons.filter { (!$0.needsEvents || hasEvents) && (!$0.needsGyroscope || hasGyroscope) }.map { b in
             entity("button", b.objectID, [
                 ("name", .string(b.name)),
-                ("command_topic", .string(topics.prefix + "/cmd/" + b.command)),
+                ("command_topic", .string(topics.command(b.command))),
                 ("payload_press", .string(Self.pressPayload(b))),
                 ("icon", .string(b.icon)),
             ] + (b.isSetting ? [("entity_category", DiscoveryJSON.string("config"))] : []))
@@ -71,9 +71,9 @@ extension HomeAssistantDiscovery {
         thresholds.map { t in
             entity("binary_sensor", Self.thresholdObjectID(t.name), [
                 ("name", .string(t.name.prefix(1).uppercased() + t.name.dropFirst().replacingUnderscores)),
-                ("state_topic", .string(topics.prefix + "/state/threshold/" + t.name)),
+                ("state_topic", .string(topics.threshold(t.name))),
                 ("value_template", .string("{{ 'ON' if value_json.on else 'OFF' }}")),
-                ("json_attributes_topic", .string(topics.prefix + "/state/threshold/" + t.name)),
+                ("json_attributes_topic", .string(topics.threshold(t.name))),
                 ("json_attributes_template", .string("{{ {'state': value_json.state, 'tilt_deg': value_json.tilt_deg} | to_json }}")),
             ] + (t.deviceClass.map { [("device_class", DiscoveryJSON.string($0))] } ?? []))
         }
@@ -139,14 +139,12 @@ private extension Substring {
 
 extension HomeAssistantDiscovery {
     /// `<discovery_prefix>/+/<node_id>/+/config`: every config of this device, any platform.
-    public var ownConfigPattern: String { "\(settings.discoveryPrefix)/+/\(nodeID)/+/config" }
+    public var ownConfigPattern: String { TopicLayout.homeAssistantConfigPattern(discoveryPrefix: settings.discoveryPrefix, nodeID: nodeID) }
 
     /// Whether `topic` matches `ownConfigPattern`.
     public func isOwnConfigTopic(_ topic: String) -> Bool {
-        let prefix = settings.discoveryPrefix + "/"
-        guard topic.hasPrefix(prefix), topic.hasSuffix("/config") else { return false }
-        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        return levels.count == 4 && levels[1] == nodeID && !levels[0].isEmpty && !levels[2].isEmpty
+        guard let levels = TopicLayout.homeAssistantConfigLevels(topic, discoveryPrefix: settings.discoveryPrefix) else { return false }
+        return levels[1] == nodeID && !levels[0].isEmpty && !levels[2].isEmpty
     }
 
     /// Whether a config payload is one an EdgeMotion agent made for this device: a JSON object

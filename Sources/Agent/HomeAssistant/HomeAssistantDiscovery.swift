@@ -74,9 +74,9 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// `<prefix>/summary`.
-    public var summaryTopic: String { topics.prefix + "/summary" }
+    public var summaryTopic: String { topics.summary }
     /// `<discovery_prefix>/status`: Home Assistant's birth (`online`) and will (`offline`).
-    public var birthTopic: String { settings.discoveryPrefix + "/status" }
+    public var birthTopic: String { TopicLayout.homeAssistantStatus(discoveryPrefix: settings.discoveryPrefix) }
     /// Discovery `node_id` level: the device id (already restricted to `[A-Za-z0-9_-]`).
     public var nodeID: String { DeviceSettings.sanitize(deviceID) }
 
@@ -189,7 +189,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// machine's speed or a fan's blade rate is; diagnostic (the spectrum itself is an array HA
     /// cannot show as a sensor; its bins are the attributes).
     private var spectrumEntity: HomeAssistantEntity {
-        let topic = topics.prefix + "/vibration/spectrum"
+        let topic = topics.vibrationSpectrum
         return entity("sensor", "vibration_peak_frequency", [
             ("name", .string("Vibration peak frequency")),
             ("state_topic", .string(topic)),
@@ -207,8 +207,8 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Tilt from the zero pose (`<prefix>/state/tilt` `tilt_deg`), vibration RMS and the running
     /// state (`<prefix>/state/vibration` `rms_ms2`, `running`); see docs/topics.md.
     private var eventEntities: [HomeAssistantEntity] {
-        let tiltTopic = topics.prefix + "/state/tilt"
-        let vibrationTopic = topics.prefix + "/state/vibration"
+        let tiltTopic = topics.state("tilt")
+        let vibrationTopic = topics.state("vibration")
         return [
             entity("sensor", "tilt", [
                 ("name", .string("Tilt")),
@@ -241,7 +241,7 @@ public struct HomeAssistantDiscovery: Sendable {
             let list = e.types.map { "'\($0)'" }.joined(separator: ",")
             return entity("event", e.objectID, [
                 ("name", .string(e.name)),
-                ("state_topic", .string(topics.prefix + "/events/motion")),
+                ("state_topic", .string(topics.event("motion"))),
                 ("value_template", .string("{% if value_json.type in [\(list)] %}{{ dict(value_json, event_type=value_json.type) | to_json }}{% endif %}")),
                 ("event_types", .array(e.types.map { .string($0) })),
             ])
@@ -249,7 +249,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     func configTopic(_ component: String, _ objectID: String) -> String {
-        "\(settings.discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
+        TopicLayout.homeAssistantConfig(discoveryPrefix: settings.discoveryPrefix, component: component, nodeID: nodeID, objectID: objectID)
     }
 
     /// One sensor per auxiliary kind (Home Assistant device classes pressure / temperature /

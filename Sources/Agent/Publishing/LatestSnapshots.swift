@@ -16,14 +16,14 @@ import MotionCore
 final class LatestSnapshots: Sendable {
     let queryTopic: String
     private let manager: MotionManager
-    private let prefix: String
+    private let topics: TopicLayout
     private let clock = WallClockMapping.current()
     private let log = Logger(label: "latest")
 
-    init(service: MotionService, prefix: String) {
+    init(service: MotionService, topics: TopicLayout) {
         manager = MotionManager(service: service)
-        self.prefix = prefix
-        queryTopic = prefix + "/query/latest"
+        self.topics = topics
+        queryTopic = topics.query("latest")
         // Ten updates a second are plenty for snapshots and cost little next to fusion.
         manager.accelerometerUpdateInterval = 0.1
         manager.gyroUpdateInterval = 0.1
@@ -42,7 +42,7 @@ final class LatestSnapshots: Sendable {
         for name in ["accelerometer", "gyroscope", "magnetometer", "motion"] {
             var w = JSONWriter(capacity: 1024)
             if write(name, into: &w) {
-                outbox.enqueueState(topic: prefix + "/latest/" + name, payload: w.buffer, qos: 1, retain: true)
+                outbox.enqueueState(topic: topics.latest(name), payload: w.buffer, qos: 1, retain: true)
             }
         }
     }
@@ -53,7 +53,7 @@ final class LatestSnapshots: Sendable {
     func handle(_ m: MQTTMessage, client: MQTTClient, policy: ReplyTopicPolicy, requestLog: RequestLog) -> Bool {
         guard m.topic == queryTopic else { return false }
         let request = HistoryQuery.envelope(m.payload)
-        let reply = m.responseTopic ?? request.replyTo ?? queryTopic + "/response"
+        let reply = m.responseTopic ?? request.replyTo ?? TopicLayout.defaultResponse(to: queryTopic)
         if let why = policy.problem(reply) {
             requestLog.refusedReplyTopic(reply, requestTopic: m.topic, reason: why)
             return true

@@ -26,11 +26,11 @@ final class MovementAdvisor: Sendable {
     /// `nil` when the frame is not north-referenced. On a source without a magnetometer it
     /// announces once that the frame is not available (`notAvailable`; the payloads say
     /// `xArbitraryZVertical`, heading −1).
-    init?(service: MotionService, frame: AttitudeReferenceFrame, outbox: Outbox, prefix: String) {
+    init?(service: MotionService, frame: AttitudeReferenceFrame, outbox: Outbox, topics: TopicLayout) {
         guard frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical else { return nil }
         manager = MotionManager(service: service)
         self.outbox = outbox
-        topic = prefix + "/events/status"
+        topic = topics.event("status")
         self.frame = frame
     }
 

@@ -14,11 +14,9 @@ extension AgentRunner {
     func handleCommands() {
         let pending = commands.withLock { q -> [MQTTMessage] in defer { q.removeAll() }; return q }
         guard !pending.isEmpty else { return }
-        let prefix = topics.prefix + "/cmd/"
         for m in pending {
-            guard configuration.control.enabled, m.topic.hasPrefix(prefix) else { continue }
-            let name = String(m.topic.dropFirst(prefix.count))
-            let replyTopic = prefix + name + "/result"
+            guard configuration.control.enabled, let name = topics.commandName(of: m.topic) else { continue }
+            let replyTopic = topics.commandResult(name)
             var w = JSONWriter(capacity: 512)
             w.beginObject()
             switch name {
@@ -108,7 +106,7 @@ extension AgentRunner {
         reply(&w, id: r.id, ok: r.error == nil, error: r.error)
         r.writeFields(into: &w)
         w.endObject()
-        _ = try? client.publish(topic: topics.prefix + "/cmd/mount/result", payload: w.buffer, qos: 1, retain: false)
+        _ = try? client.publish(topic: topics.commandResult("mount"), payload: w.buffer, qos: 1, retain: false)
     }
 
     /// Starts a gyro calibration on the running service; the reason when it cannot.
@@ -181,7 +179,7 @@ extension AgentRunner {
             }
         }
         w.endObject()
-        _ = try? client.publish(topic: topics.prefix + "/cmd/calibrate/result", payload: w.buffer, qos: 1, retain: false)
+        _ = try? client.publish(topic: topics.commandResult("calibrate"), payload: w.buffer, qos: 1, retain: false)
     }
 
     func reply(_ w: inout JSONWriter, id: String?, ok: Bool, error: String?) {

@@ -18,7 +18,7 @@ extension AgentRunner {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
-                                      spoolFsync: Self.fsyncPolicy(c.spool), maximumSpoolBytes: c.spool.maxBytes)
+                                      spoolFsync: c.spool.fsync, maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled {
             settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
             do {
@@ -32,14 +32,6 @@ extension AgentRunner {
         }
         // Without a spool, `init` cannot fail.
         return try! Outbox(settings: settings)
-    }
-
-    static func fsyncPolicy(_ s: SpoolConfiguration) -> SpoolFsyncPolicy {
-        switch s.fsync {
-        case "always": .always
-        case "never": .never
-        default: .interval(milliseconds: s.fsyncIntervalMilliseconds)
-        }
     }
 
     func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
@@ -95,7 +87,7 @@ extension AgentRunner {
     /// on every connection: a broker restart without persistence forgets them.
     func install(_ newClient: MQTTClient) {
         let statusTopic = topics.status, metaTopic = topics.meta
-        let commandPattern = topics.prefix + "/cmd/+"
+        let commandPattern = topics.commandPattern
         let connectionLog = Logger(label: "mqtt")
         newClient.onConnectionChange = { [weak self, weak newClient] state in
             guard let self, let newClient else { return }
@@ -115,7 +107,7 @@ extension AgentRunner {
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
         attachHistoryQueries(to: newClient, subscribe: true)
-        do { try newClient.subscribe(topics.prefix + "/query/latest", qos: 1) } catch {
+        do { try newClient.subscribe(topics.query("latest"), qos: 1) } catch {
             log.error("cannot subscribe to query/latest", ["error": "\(error)"])
         }
         // Taken now (main thread): the closure runs on the MQTT network thread.
@@ -162,8 +154,8 @@ extension AgentRunner {
         startActivity(c, report: r)
         startMotionEvents(c, report: r)
         if client != nil { attachHistoryQueries(to: client, subscribe: false) }
-        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
-        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
+        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, topics: topics) }
+        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, topics: topics)
         movementAdvisor?.start()
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
@@ -198,7 +190,7 @@ extension AgentRunner {
     func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
         guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
         let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
-                                     outbox: outbox, prefix: topics.prefix)
+                                     outbox: outbox, topics: topics)
         do {
             try e.start()
             motionEvents = e
@@ -214,7 +206,7 @@ extension AgentRunner {
         guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
         do {
             let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
-                                          outbox: outbox, prefix: topics.prefix)
+                                          outbox: outbox, topics: topics)
             a.start()
             activity = a
         } catch {
@@ -229,7 +221,7 @@ extension AgentRunner {
     func attachHistoryQueries(to client: MQTTClient, subscribe: Bool) {
         var source = recordingCatalog.map(HistoryQueryResponder.Source.recordings) ?? HistoryQueryResponder.Source()
         if let a = activity { source = .store(a.store, recordings: recordingCatalog) }
-        let responder = HistoryQueryResponder(client: client, prefix: topics.prefix, source: source,
+        let responder = HistoryQueryResponder(client: client, topics: topics, source: source,
                                               policy: replyTopicPolicy, requestLog: requestLog)
         do {
             if subscribe { try responder.subscribe() }
@@ -257,7 +249,7 @@ extension AgentRunner {
             }
             let payload = t.payload(source: name, retryMaxSeconds: configuration.source.retryMaxSeconds, downSeconds: down,
                                     attempts: stats.sourceRetries &- retriesAtFailure)
-            outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: payload)
+            outbox.enqueueEvent(topic: topics.event("status"), payload: payload)
         }
         healthDirty.store(true, ordering: .relaxed)
     }
@@ -269,7 +261,7 @@ extension AgentRunner {
         guard let step = publisher.remapClockIfStepped() else { return }
         let seconds = Double(step.nanos) / 1e9
         log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
-        outbox.enqueueEvent(topic: topics.prefix + "/events/status", payload: ClockStepEvent.payload(step: step))
+        outbox.enqueueEvent(topic: topics.event("status"), payload: ClockStepEvent.payload(step: step))
     }
 
     func recordError(_ text: String) {

@@ -100,7 +100,7 @@ extension AgentRunner {
         }
         if new.debug != old.debug {
             synthetic = new.debug.syntheticEventsPerMinute > 0
-                ? SyntheticEventSource(topic: newTopics.prefix + "/events/synthetic", perMinute: new.debug.syntheticEventsPerMinute) : nil
+                ? SyntheticEventSource(topic: newTopics.event("synthetic"), perMinute: new.debug.syntheticEventsPerMinute) : nil
             changed.append("debug")
         }
         configuration = new

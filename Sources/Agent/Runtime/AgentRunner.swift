@@ -202,7 +202,7 @@ public final class AgentRunner: @unchecked Sendable {
             return 1
         }
         if c.debug.syntheticEventsPerMinute > 0 {
-            synthetic = SyntheticEventSource(topic: topics.prefix + "/events/synthetic", perMinute: c.debug.syntheticEventsPerMinute)
+            synthetic = SyntheticEventSource(topic: topics.event("synthetic"), perMinute: c.debug.syntheticEventsPerMinute)
             log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": synthetic!.run])
         }
 

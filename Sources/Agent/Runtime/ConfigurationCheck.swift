@@ -50,15 +50,11 @@ extension AgentConfiguration {
         if let file = m.passwordFile {
             password = try PasswordFile.read(file)
         }
-        let tls = m.tls.map {
-            MQTTTLSOptions(caFile: $0.caFile, caPath: $0.caPath, certFile: $0.certFile, keyFile: $0.keyFile,
-                           version: $0.version, ciphers: $0.ciphers, insecure: $0.insecure)
-        }
         var options = MQTTConnectionOptions(
             address: address, clientID: m.clientID ?? "edgemotion-" + device.resolvedID(), keepAlive: m.keepAlive,
             cleanSession: true, username: m.username, password: password,
             will: MQTTMessage(topic: statusTopic, string: "offline", qos: 1, retain: true),
-            tls: tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
+            tls: m.tls, protocolVersion: m.protocol == "5" ? .v5 : .v311)
         options.reconnect.maxDelay = .milliseconds(Int64(m.reconnectMaxSeconds * 1000))
         return options
     }

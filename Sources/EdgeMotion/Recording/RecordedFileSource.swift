@@ -59,22 +59,16 @@ public final class RecordedFileSource: IMUSource, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws -> ReadResult {
         guard started else { throw RecordingError(path: path, detail: "read before start") }
         guard running, buffer.count > 0 else { return running ? .samples(0) : .endOfStream }
-        let deadline = MonotonicClock.nowNanos() &+ timeout.nonNegativeNanoseconds
+        let pacer = ReplayPacer(paced: !asFastAsPossible, timeout: timeout)
         var n = 0
-        while n < buffer.count {
+        samples: while n < buffer.count {
             guard var s = pending ?? reader.next() else { break }
             pending = s
             let stamp = startNanos &+ (s.timestampNanos &- firstRecorded)
-            if !asFastAsPossible {
-                let now = MonotonicClock.nowNanos()
-                if stamp > now {
-                    if n > 0 { break }
-                    if stamp > deadline {
-                        MonotonicClock.sleep(untilNanos: deadline)
-                        return .timeout
-                    }
-                    MonotonicClock.sleep(untilNanos: stamp)
-                }
+            switch pacer.admit(stamp, taken: n) {
+            case .take: break
+            case .stop: break samples
+            case .timeout: return .timeout
             }
             pending = nil
             s.timestampNanos = stamp

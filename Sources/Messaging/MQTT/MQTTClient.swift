@@ -185,8 +185,9 @@ public final class MQTTClient: Sendable {
             if tls.caFile == nil && tls.caPath == nil { tls.caPath = "/etc/ssl/certs" }
             try check(mosquitto_tls_set(h, tls.caFile, tls.caPath, tls.certFile, tls.keyFile, nil),
                       "mosquitto_tls_set (caFile \(tls.caFile ?? "-"), caPath \(tls.caPath ?? "-"), certFile \(tls.certFile ?? "-"), keyFile \(tls.keyFile ?? "-"); do the files exist and are they readable?)")
-            try check(mosquitto_tls_opts_set(h, 1, tls.version ?? "tlsv1.2", tls.ciphers),
-                      "mosquitto_tls_opts_set (version \(tls.version ?? "tlsv1.2"), ciphers \(tls.ciphers ?? "default"))")
+            let version = (tls.version ?? .tlsv1_2).rawValue
+            try check(mosquitto_tls_opts_set(h, 1, version, tls.ciphers),
+                      "mosquitto_tls_opts_set (version \(version), ciphers \(tls.ciphers ?? "default"))")
             if tls.insecure {
                 try check(mosquitto_tls_insecure_set(h, true), "mosquitto_tls_insecure_set")
                 logger.warning("TLS hostname verification DISABLED (tls insecure: true) — anyone can impersonate the broker; use only for tests",

@@ -14,26 +14,33 @@ public enum MQTTProtocolVersion: Sendable, Equatable {
     }
 }
 
+/// Minimum TLS version for the broker connection (`mqtt.tls.version`), as libmosquitto names it.
+public enum MQTTTLSVersion: String, Sendable, Equatable, CaseIterable {
+    case tlsv1_2 = "tlsv1.2"
+    case tlsv1_3 = "tlsv1.3"
+}
+
 /// TLS settings passed through to `mosquitto_tls_set`, `mosquitto_tls_opts_set` and
-/// `mosquitto_tls_insecure_set`. Paths are files on the device.
+/// `mosquitto_tls_insecure_set` (the agent's `mqtt.tls:` section, read into this type). Paths are
+/// files on the device.
 public struct MQTTTLSOptions: Sendable, Equatable {
-    /// PEM file with the CA certificate(s) that signed the broker certificate.
+    /// `ca_file`: PEM file with the CA certificate(s) that signed the broker certificate.
     public var caFile: String?
-    /// Directory of hashed PEM CA certificates (`c_rehash`); used when `caFile` is nil.
+    /// `ca_path`: directory of hashed PEM CA certificates (`c_rehash`); used when `caFile` is nil.
     public var caPath: String?
-    /// Client certificate (PEM) for certificate authentication; needs `keyFile`.
+    /// `cert_file`: client certificate (PEM) for certificate authentication; needs `keyFile`.
     public var certFile: String?
-    /// Client private key (PEM, unencrypted).
+    /// `key_file`: client private key (PEM, unencrypted).
     public var keyFile: String?
-    /// `tlsv1.2` or `tlsv1.3`; nil pins `tlsv1.2` (libmosquitto 2.0.11 would otherwise allow 1.1).
-    public var version: String?
-    /// OpenSSL cipher list, nil for the library default.
+    /// `version`: minimum version; nil pins `tlsv1.2` (libmosquitto 2.0.11 would otherwise allow 1.1).
+    public var version: MQTTTLSVersion?
+    /// `ciphers`: OpenSSL cipher list, nil for the library default.
     public var ciphers: String?
-    /// Disables broker hostname verification. For tests only; logged at warning level on every connect.
+    /// `insecure`: disables broker hostname verification. For tests only; logged at warning level on every connect.
     public var insecure: Bool
 
     public init(caFile: String? = nil, caPath: String? = nil, certFile: String? = nil, keyFile: String? = nil,
-                version: String? = nil, ciphers: String? = nil, insecure: Bool = false) {
+                version: MQTTTLSVersion? = nil, ciphers: String? = nil, insecure: Bool = false) {
         self.caFile = caFile
         self.caPath = caPath
         self.certFile = certFile

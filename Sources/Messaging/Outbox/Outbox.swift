@@ -126,7 +126,7 @@ public final class Outbox: Sendable {
             let now = clock.nowNanos()
             state.withLock { st in
                 for e in s.recovered {
-                    let name = Outbox.counterName(forTopic: e.topic)
+                    let name = settings.counterNaming.name(forTopic: e.topic)
                     var item = Item(klass: .event, counter: name, topic: e.topic, payload: e.payload, qos: e.qos,
                                     retain: e.retain, enqueuedNanos: now)
                     item.spoolID = e.id

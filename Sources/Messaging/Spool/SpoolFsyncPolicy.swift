@@ -10,4 +10,26 @@ public enum SpoolFsyncPolicy: Sendable, Equatable {
     case interval(milliseconds: Int)
     /// Never `fsync`; the kernel writes back on its own schedule (survives process crashes only).
     case never
+
+    /// The policy's name in the agent's config (`spool.fsync`), without the interval.
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        case always, interval, never
+    }
+
+    /// `mode`, with `intervalMilliseconds` used by `.interval` only.
+    public init(mode: Mode, intervalMilliseconds: Int) {
+        switch mode {
+        case .always: self = .always
+        case .interval: self = .interval(milliseconds: intervalMilliseconds)
+        case .never: self = .never
+        }
+    }
+
+    public var mode: Mode {
+        switch self {
+        case .always: .always
+        case .interval: .interval
+        case .never: .never
+        }
+    }
 }

@@ -50,7 +50,7 @@ final class ChangeSignal: @unchecked Sendable {
             let now = MonotonicClock.nowNanos()
             if now >= deadline { return done() }
             let wake = min(deadline, now &+ 100_000_000)
-            var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+            var ts = MonotonicClock.timespec(atNanos: wake)
             _ = pthread_cond_timedwait(cond, mutex, &ts)
         }
         return true

@@ -10,8 +10,19 @@
 /// <prefix>/stats             pipeline statistics, QoS 0
 /// <prefix>/health            agent health counters, QoS 0
 /// <prefix>/altitude          relative altitude from pressure (config auxiliary:), QoS 0
+/// <prefix>/summary           Home Assistant summary
+/// <prefix>/events/<name>     events, QoS 1, spooled (motion, activity, status, synthetic)
+/// <prefix>/pedometer/events  pedometer events, QoS 1, spooled
+/// <prefix>/latest/<name>     retained snapshots (accelerometer, gyroscope, magnetometer, motion)
+/// <prefix>/state/<name>      retained states (tilt, vibration, motion, threshold/<name>)
+/// <prefix>/query/<name>      requests (activity, pedometer, recordings, latest); answers on
+///                            the response topic, `reply_to`, or `<request topic>/response`
+/// <prefix>/cmd/<name>        commands (control.enabled); results on `cmd/<name>/result`
+/// <prefix>/vibration/spectrum  vibration band RMS (events.vibration.spectrum)
 /// ```
-/// Topic strings are built once here, so publishing does not concatenate strings per message.
+/// This type is the one home of topic names: no other source joins topic levels (LayeringTests
+/// scans for it). Topic strings are built once, so publishing does not concatenate per message.
+/// The outbox's counter names come from here too (`counterNaming`).
 public struct TopicLayout: Sendable, Equatable {
     /// Device prefix with placeholders already substituted, e.g. `edgemotion/board-7`.
     public let prefix: String
@@ -24,6 +35,14 @@ public struct TopicLayout: Sendable, Equatable {
     public let health: String
     /// `<prefix>/altitude`: relative altitude since start from the `auxiliary:` barometer.
     public let altitude: String
+    /// `<prefix>/summary`: the Home Assistant summary state.
+    public let summary: String
+    /// `<prefix>/pedometer/events`.
+    public let pedometerEvents: String
+    /// `<prefix>/cmd/+`: every command.
+    public let commandPattern: String
+    /// `<prefix>/vibration/spectrum`: the vibration spectrum (`events.vibration.spectrum`).
+    public let vibrationSpectrum: String
 
     /// - Throws: `.invalidTopic` naming the prefix when it has wildcards, empty levels, a leading or
     ///   trailing `/`, starts with `$`, or contains NUL.
@@ -42,11 +61,75 @@ public struct TopicLayout: Sendable, Equatable {
         stats = prefix + "/stats"
         health = prefix + "/health"
         altitude = prefix + "/altitude"
+        summary = prefix + "/summary"
+        pedometerEvents = prefix + "/pedometer/events"
+        commandPattern = prefix + "/cmd/+"
+        vibrationSpectrum = prefix + "/vibration/spectrum"
     }
 
     /// `<prefix>/sensor/<name>`, e.g. `edgemotion/board-7/sensor/accelerometer`.
     /// `name` should be a single topic level; check user-supplied names with `validateLevel` first.
     public func sensor(_ name: String) -> String { prefix + "/sensor/" + name }
+
+    /// `<prefix>/events/<name>`: an event (`motion`, `activity`, `status`, `synthetic`).
+    public func event(_ name: String) -> String { prefix + "/events/" + name }
+
+    /// `<prefix>/latest/<name>`: a retained snapshot (`accelerometer`, …, `motion`).
+    public func latest(_ name: String) -> String { prefix + "/latest/" + name }
+
+    /// `<prefix>/state/<name>`: a retained state (`tilt`, `vibration`, `motion`).
+    public func state(_ name: String) -> String { prefix + "/state/" + name }
+
+    /// `<prefix>/state/threshold/<name>`: a tilt threshold's retained state.
+    public func threshold(_ name: String) -> String { state("threshold/" + name) }
+
+    /// `<prefix>/query/<name>`: a request topic (`activity`, `pedometer`, `recordings`, `latest`).
+    public func query(_ name: String) -> String { prefix + "/query/" + name }
+
+    /// `<prefix>/cmd/<name>`: a command topic.
+    public func command(_ name: String) -> String { prefix + "/cmd/" + name }
+
+    /// `<prefix>/cmd/<name>/result`: where a command's result goes.
+    public func commandResult(_ name: String) -> String { command(name) + "/result" }
+
+    /// The `<name>` of a `<prefix>/cmd/<name>` topic; nil for any other topic.
+    public func commandName(of topic: String) -> String? {
+        let head = prefix + "/cmd/"
+        return topic.hasPrefix(head) ? String(topic.dropFirst(head.utf8.count)) : nil
+    }
+
+    /// `<request>/response`: where a query is answered when it names no response topic.
+    public static func defaultResponse(to requestTopic: String) -> String { requestTopic + "/response" }
+
+    /// `topic` below `prefix` (`sensor/accelerometer`), or `topic` itself when it is outside.
+    public static func relative(_ topic: String, toPrefix prefix: String) -> String {
+        let head = prefix + "/"
+        return topic.hasPrefix(head) ? String(topic.dropFirst(head.utf8.count)) : topic
+    }
+
+    // MARK: Home Assistant discovery (its own tree, under `discovery_prefix`)
+
+    /// `<discovery>/<component>/<node>/<object>/config`: a discovery config topic.
+    public static func homeAssistantConfig(discoveryPrefix: String, component: String, nodeID: String, objectID: String) -> String {
+        [discoveryPrefix, component, nodeID, objectID, "config"].joined(separator: "/")
+    }
+
+    /// `<discovery>/+/<node>/+/config`: every config topic of one node.
+    public static func homeAssistantConfigPattern(discoveryPrefix: String, nodeID: String) -> String {
+        homeAssistantConfig(discoveryPrefix: discoveryPrefix, component: "+", nodeID: nodeID, objectID: "+")
+    }
+
+    /// `<discovery>/status`: Home Assistant's birth and will.
+    public static func homeAssistantStatus(discoveryPrefix: String) -> String { discoveryPrefix + "/status" }
+
+    /// The `[component, node, object, "config"]` levels of a config topic under `discoveryPrefix`;
+    /// nil for any other topic.
+    public static func homeAssistantConfigLevels(_ topic: String, discoveryPrefix: String) -> [Substring]? {
+        let head = discoveryPrefix + "/"
+        guard topic.hasPrefix(head), topic.hasSuffix("/config") else { return nil }
+        let levels = topic.dropFirst(head.utf8.count).split(separator: "/", omittingEmptySubsequences: false)
+        return levels.count == 4 ? levels : nil
+    }
 
     /// Every fixed topic of the layout (for logs and documentation).
     public var fixedTopics: [String] { [status, meta, motion, activity, pedometer, stats, health] }

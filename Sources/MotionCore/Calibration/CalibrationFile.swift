@@ -32,54 +32,32 @@ public enum CalibrationFile {
             body += "mag.soft_iron = \(m.a11) \(m.a12) \(m.a13) \(m.a21) \(m.a22) \(m.a23) \(m.a31) \(m.a32) \(m.a33)\n"
         }
         if let r = calibration.magnetometerFieldStrength { body += "mag.field_strength = \(r)\n" }
-        return body + "checksum = \(hex(fnv1a(body)))\n"
+        return KeyValueFileText.sealed(body)
     }
 
     /// Parses file text. `expectedSensor`, when given, must equal the file's `sensor`.
     /// `source` names the file in errors.
     public static func decode(_ text: String, expectedSensor: String? = nil, source: String) throws(CalibrationFileError) -> SensorCalibration {
-        var hashed = ""
-        var checksum: String?
-        var values: [(line: Int, key: String, value: String)] = []
-        var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = String(raw)
-            if checksum != nil {
-                if line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-                throw CalibrationFileError(source: source, line: lineNumber, problem: "text after the checksum line")
+        let values: [KeyValueFileText.Entry]
+        do {
+            values = try KeyValueFileText.read(text)
+        } catch {
+            let (line, problem): (Int?, String) = switch error {
+            case .textAfterChecksum(let line): (line, "text after the checksum line")
+            case .notKeyValue(let line): (line, "expected 'key = value'")
+            case .noChecksum: (nil, "no checksum line: the file is truncated or was not written by edgemotion calibrate")
+            case .checksumMismatch: (nil, "checksum mismatch: the file was changed or damaged; run edgemotion calibrate again")
             }
-            let trimmed = line.drop(while: { $0 == " " })
-            if trimmed.hasPrefix("checksum") , let eq = trimmed.firstIndex(of: "=") {
-                checksum = String(trimmed[trimmed.index(after: eq)...]).filter { $0 != " " && $0 != "\r" }
-                continue
-            }
-            hashed += line + "\n"
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let eq = trimmed.firstIndex(of: "=") else {
-                throw CalibrationFileError(source: source, line: lineNumber, problem: "expected 'key = value'")
-            }
-            let key = String(trimmed[..<eq]).filter { $0 != " " }
-            let value = String(trimmed[trimmed.index(after: eq)...]).trimmingSpaces
-            values.append((lineNumber, key, value))
-        }
-        guard let checksum else {
-            throw CalibrationFileError(source: source, line: nil, problem: "no checksum line: the file is truncated or was not written by edgemotion calibrate")
-        }
-        guard checksum == hex(fnv1a(hashed)) else {
-            throw CalibrationFileError(source: source, line: nil, problem: "checksum mismatch: the file was changed or damaged; run edgemotion calibrate again")
+            throw CalibrationFileError(source: source, line: line, problem: problem)
         }
         var result = SensorCalibration()
         var sawFormat = false, sawVersion = false
-        for (line, key, value) in values {
+        for entry in values {
+            let (line, key, value) = (entry.line, entry.key, entry.value)
             func numbers(_ count: Int) throws(CalibrationFileError) -> [Double] {
-                let parts = value.split(separator: " ")
-                var out: [Double] = []
-                for p in parts {
-                    guard let d = Double(p), d.isFinite else {
-                        throw CalibrationFileError(source: source, line: line, problem: "'\(key)': '\(p)' is not a finite number")
-                    }
-                    out.append(d)
+                let (out, bad) = KeyValueFileText.numbers(entry)
+                if let bad {
+                    throw CalibrationFileError(source: source, line: line, problem: "'\(key)': '\(bad)' is not a finite number")
                 }
                 guard out.count == count else {
                     throw CalibrationFileError(source: source, line: line, problem: "'\(key)' needs \(count) numbers, found \(out.count)")
@@ -131,21 +109,6 @@ public enum CalibrationFile {
         }
         return result
     }
-
-    /// FNV-1a, 64 bit, over the UTF-8 bytes.
-    static func fnv1a(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        return h
-    }
-
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
 }
 
 /// A calibration file that cannot be used, with where and why.
@@ -156,14 +119,5 @@ public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Eq
 
     public var description: String {
         "\(source)\(line.map { ":\($0)" } ?? ""): calibration rejected, nothing applied: \(problem)"
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" || c == "\r" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
-        return String(s)
     }
 }

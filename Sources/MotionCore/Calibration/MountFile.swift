@@ -30,59 +30,43 @@ public enum MountFile {
 
     /// `body` (whole lines, each ending in a newline) with its checksum line appended.
     public static func seal(_ body: String) -> String {
-        body + "checksum = \(CalibrationFile.hex(CalibrationFile.fnv1a(body)))\n"
+        KeyValueFileText.sealed(body)
     }
 
     /// The rotation in `text`; `source` names the file in errors.
     public static func decode(_ text: String, source: String) throws(MountFileError) -> SensorMount {
         func fail(_ line: Int?, _ problem: String) -> MountFileError { MountFileError(source: source, line: line, problem: problem) }
         guard text.utf8.count <= maximumBytes else { throw fail(nil, "larger than \(maximumBytes) bytes; not a mount file") }
-        var hashed = ""
-        var checksum: String?
-        var rotation: (line: Int, value: String)?
-        var sawFormat = false, sawVersion = false
-        var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = String(raw)
-            if checksum != nil {
-                if line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-                throw fail(lineNumber, "text after the checksum line")
-            }
-            let trimmed = line.trimmingSpaces
-            if trimmed.hasPrefix("checksum"), let eq = trimmed.firstIndex(of: "=") {
-                checksum = String(trimmed[trimmed.index(after: eq)...]).trimmingSpaces
-                continue
-            }
-            hashed += line + "\n"
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let eq = trimmed.firstIndex(of: "=") else { throw fail(lineNumber, "expected 'key = value'") }
-            let key = String(trimmed[..<eq]).trimmingSpaces
-            let value = String(trimmed[trimmed.index(after: eq)...]).trimmingSpaces
-            switch key {
-            case "format":
-                guard value == format else { throw fail(lineNumber, "format '\(value)' is not \(format)") }
-                sawFormat = true
-            case "version":
-                guard Int(value) == version else { throw fail(lineNumber, "version \(value) is not supported (this agent reads \(version)); learn the mount again") }
-                sawVersion = true
-            case "rotation": rotation = (lineNumber, value)
-            case "resting_specific_force", "samples": break
-            default: throw fail(lineNumber, "unknown key '\(key)'")
+        let entries: [KeyValueFileText.Entry]
+        do {
+            entries = try KeyValueFileText.read(text)
+        } catch {
+            switch error {
+            case .textAfterChecksum(let line): throw fail(line, "text after the checksum line")
+            case .notKeyValue(let line): throw fail(line, "expected 'key = value'")
+            case .noChecksum: throw fail(nil, "no checksum line: the file is truncated or was not written by edgemotion")
+            case .checksumMismatch: throw fail(nil, "checksum mismatch: the file was changed or damaged; learn the mount again (edgemotion mount learn, or cmd/mount)")
             }
         }
-        guard let checksum else { throw fail(nil, "no checksum line: the file is truncated or was not written by edgemotion") }
-        guard checksum == CalibrationFile.hex(CalibrationFile.fnv1a(hashed)) else {
-            throw fail(nil, "checksum mismatch: the file was changed or damaged; learn the mount again (edgemotion mount learn, or cmd/mount)")
+        var rotation: KeyValueFileText.Entry?
+        var sawFormat = false, sawVersion = false
+        for entry in entries {
+            switch entry.key {
+            case "format":
+                guard entry.value == format else { throw fail(entry.line, "format '\(entry.value)' is not \(format)") }
+                sawFormat = true
+            case "version":
+                guard Int(entry.value) == version else { throw fail(entry.line, "version \(entry.value) is not supported (this agent reads \(version)); learn the mount again") }
+                sawVersion = true
+            case "rotation": rotation = entry
+            case "resting_specific_force", "samples": break
+            default: throw fail(entry.line, "unknown key '\(entry.key)'")
+            }
         }
         guard sawFormat, sawVersion else { throw fail(nil, "missing 'format = \(format)' or 'version = \(version)'") }
         guard let rotation else { throw fail(nil, "no 'rotation' line") }
-        let parts = rotation.value.split(separator: " ")
-        var n: [Double] = []
-        for p in parts {
-            guard let d = Double(p), d.isFinite else { throw fail(rotation.line, "'rotation': '\(p)' is not a finite number") }
-            n.append(d)
-        }
+        let (n, bad) = KeyValueFileText.numbers(rotation)
+        if let bad { throw fail(rotation.line, "'rotation': '\(bad)' is not a finite number") }
         guard n.count == 9 else { throw fail(rotation.line, "'rotation' needs 9 numbers (row-major 3×3), found \(n.count)") }
         do {
             return try SensorMount(matrix: Matrix3(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8]), tolerance: 1e-6)

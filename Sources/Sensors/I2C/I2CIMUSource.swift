@@ -188,15 +188,12 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             sequence &+= lost
         } else {
             guard TickSleeper.sleep(untilTick: nextTick, timeout: timeout) else { return .timeout }
-            var lost: UInt64 = 0
-            let woke = MonotonicClock.nowNanos()
-            if woke > nextTick &+ periodNanos {                   // overran whole periods: skip them
-                lost = (woke - nextTick) / periodNanos
-                nextTick &+= lost &* periodNanos
+            // Overran whole periods: they are skipped and count as lost.
+            let lost = TickSleeper.advance(&nextTick, period: periodNanos, woke: MonotonicClock.nowNanos())
+            if lost > 0 {
                 missedCount.add(lost, ordering: .relaxed)
                 sequence &+= lost
             }
-            nextTick &+= periodNanos
             try driver.read(into: &sample)
             sample.timestampNanos = MonotonicClock.nowNanos()
             sample.flags = lost > 0 ? .discontinuity : []

@@ -20,6 +20,14 @@ public enum AuxiliaryKind: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The IIO channel type of a channel id: `temp` from `temp`, `pressure` from `pressure0`,
+    /// `illuminance` from `illuminance_clear`.
+    public static func iioType(ofChannel id: String) -> String {
+        var s = Substring(id.split(separator: "_").first ?? Substring(id))
+        while let c = s.last, c.isNumber { s = s.dropLast() }
+        return String(s)
+    }
+
     /// The last level of `sensor/<topic>`.
     public var topic: String { rawValue }
 

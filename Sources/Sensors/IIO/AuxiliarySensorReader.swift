@@ -53,7 +53,7 @@ public final class AuxiliarySensorReader: @unchecked Sendable {
             let name = iio_device_get_name(dev).map { String(cString: $0) } ?? spec
             var any = false
             for ch in IIOContext.channels(dev) where !iio_channel_is_output(ch) {
-                guard let kind = AuxiliaryKind(iioType: IIOSource.channelType(IIOContext.id(ch))) else { continue }
+                guard let kind = AuxiliaryKind(iioType: AuxiliaryKind.iioType(ofChannel: IIOContext.id(ch))) else { continue }
                 guard iio_channel_find_attr(ch, "input") != nil || iio_channel_find_attr(ch, "raw") != nil else { continue }
                 // One channel per kind per device (the first: `pressure` before `pressure1`).
                 if found.contains(where: { $0.kind == kind && $0.device == name }) { continue }

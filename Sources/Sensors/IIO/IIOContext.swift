@@ -5,8 +5,9 @@ import Platform
 import CIIO
 
 /// Thin owner of a libiio context (`local:` or `ip:host`) and helpers around its C API.
-/// Unsafe interop stays in this file and `IIOSource`.
-final class IIOContext: @unchecked Sendable {
+/// Unsafe interop stays in this file and the IIO readers. Not Sendable: an owner (a reader, the
+/// `AuxiliarySensorReader`) keeps it on one thread at a time.
+final class IIOContext {
     let uri: String
     let raw: OpaquePointer
 

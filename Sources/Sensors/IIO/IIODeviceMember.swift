@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CIIO
 import MotionCore
 
@@ -10,7 +13,7 @@ struct IIODeviceMember {
     var subject: String
     /// `/sys/bus/iio/devices/iio:deviceN` on a local context (checked when reads time out).
     var sysfsPath: String?
-    var sensors: [IIOSource.VectorSensor] = []
+    var sensors: [IIOVectorSensor] = []
     var timestampChannel: OpaquePointer?
     var timestampFormat = IIOScanFormat(storageBits: 64, realBits: 64, shift: 0, isSigned: true, isBigEndian: false)
     var timestampOffset = 0
@@ -27,9 +30,10 @@ struct IIODeviceMember {
     var held = IMUSample(timestampNanos: 0, sequence: 0, contents: [])
     var hasHeld = false
 
-    init(device: OpaquePointer, sysfsPath: String?) {
+    /// - Parameter local: whether the context is `local:` (the member then has a sysfs path).
+    init(device: OpaquePointer, local: Bool) {
         self.device = device
-        self.sysfsPath = sysfsPath
+        self.sysfsPath = local ? "/sys/bus/iio/devices/" + String(cString: iio_device_get_id(device)) : nil
         let name = iio_device_get_name(device).map { String(cString: $0) } ?? "?"
         subject = "iio \(name) (\(String(cString: iio_device_get_id(device))))"
     }
@@ -45,5 +49,23 @@ struct IIODeviceMember {
     /// The sample contents this member contributes.
     var contents: IMUSample.Contents {
         sensors.reduce(into: []) { $0.insert($1.content) }
+    }
+
+    /// A local device whose driver was unbound (or that was unplugged) leaves libiio's refill timing
+    /// out rather than failing; its sysfs directory is gone, which readers check on timeouts.
+    func checkPresent() throws(SensorError) {
+        guard let sysfsPath else { return }
+        if access(sysfsPath, F_OK) != 0 {
+            throw SensorError(.notFound, subject: "\(subject) (\(sysfsPath))",
+                              detail: "the device disappeared (driver unbound or device unplugged); the agent re-opens it with backoff (source.retry_max_s); check the driver (dmesg) if it does not come back")
+        }
+    }
+
+    /// Destroys the member's buffer (if any) and disables its channels. Idempotent.
+    mutating func release() {
+        if let buffer { iio_buffer_destroy(buffer) }
+        buffer = nil
+        for sensor in sensors { for axis in sensor.axes { iio_channel_disable(axis.channel) } }
+        if let timestampChannel { iio_channel_disable(timestampChannel) }
     }
 }

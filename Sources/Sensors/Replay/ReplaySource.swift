@@ -119,16 +119,13 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
         guard running else { return .endOfStream }
         guard buffer.count > 0 else { return .samples(0) }
         var n = 0
-        var deadline: UInt64 = 0
-        if speed == .recorded {
-            deadline = MonotonicClock.nowNanos() &+ timeout.nonNegativeNanoseconds
-        }
+        let pacer = ReplayPacer(paced: speed == .recorded, timeout: timeout)
         if let error = deferredError {
             deferredError = nil
             running = false
             throw error
         }
-        while n < buffer.count {
+        rows: while n < buffer.count {
             let next: RecordingRow?
             do {
                 next = try peek()
@@ -143,16 +140,10 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
             }
             guard let row = next else { break }
             let stamp = timestampNanos(of: row)
-            if speed == .recorded {
-                let now = MonotonicClock.nowNanos()
-                if stamp > now {
-                    if n > 0 { break }
-                    if stamp > deadline {
-                        MonotonicClock.sleep(untilNanos: deadline)
-                        return .timeout
-                    }
-                    MonotonicClock.sleep(untilNanos: stamp)
-                }
+            switch pacer.admit(stamp, taken: n) {
+            case .take: break
+            case .stop: break rows
+            case .timeout: return .timeout
             }
             pending = nil
             buffer[n] = sample(from: row, timestampNanos: stamp)

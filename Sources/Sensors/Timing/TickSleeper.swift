@@ -20,4 +20,16 @@ enum TickSleeper {
         MonotonicClock.sleep(untilNanos: tick)
         return true
     }
+
+    /// Moves `tick` past a wake-up at `woke` (all monotonic ns, ticks `period` apart) and returns
+    /// how many whole periods the wake-up overran: those ticks are skipped and count as lost.
+    static func advance(_ tick: inout UInt64, period: UInt64, woke: UInt64) -> UInt64 {
+        var lost: UInt64 = 0
+        if woke > tick &+ period {
+            lost = (woke - tick) / period
+            tick &+= lost &* period
+        }
+        tick &+= period
+        return lost
+    }
 }

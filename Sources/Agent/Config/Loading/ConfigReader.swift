@@ -211,6 +211,11 @@ struct ConfigReader {
         return E(rawValue: choice(section, key, default: value.rawValue, oneOf: allowed)) ?? value
     }
 
+    /// As the typed `choice`, `nil` when absent, null or not allowed (reported).
+    mutating func optionalChoice<E: RawRepresentable & CaseIterable>(_ section: ConfigSection?, _ key: String, of type: E.Type) -> E? where E.RawValue == String {
+        optionalChoice(section, key, oneOf: E.allCases.map(\.rawValue)).flatMap(E.init(rawValue:))
+    }
+
     private func outOfRange(_ text: String, _ unit: String, _ allowed: String) -> String {
         (unit.isEmpty ? text : text + " " + unit) + " is out of range; allowed: " + allowed
     }

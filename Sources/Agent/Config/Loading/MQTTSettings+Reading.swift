@@ -1,3 +1,4 @@
+import Messaging
 extension MQTTSettings {
     static let keys = ["broker", "client_id", "keepalive", "topic_prefix", "username", "password", "password_file", "tls", "protocol",
                        "fallback_brokers", "failover_after_s", "reconnect_max_s"]
@@ -20,8 +21,8 @@ extension MQTTSettings {
         username = reader.optionalString(section, "username")
         password = reader.optionalString(section, "password")
         passwordFile = reader.optionalString(section, "password_file")
-        if let t = reader.section(section?["tls"], path: (section?.path ?? "mqtt") + ".tls", keys: TLSSettings.keys) {
-            tls = TLSSettings(reading: t, with: &reader)
+        if let t = reader.section(section?["tls"], path: (section?.path ?? "mqtt") + ".tls", keys: MQTTTLSOptions.keys) {
+            tls = MQTTTLSOptions(reading: t, with: &reader)
         }
         self.protocol = reader.choice(section, "protocol", default: self.protocol, oneOf: MQTTSettings.protocols)
         fallbackBrokers = reader.stringList(section, "fallback_brokers", MQTTSettings.problem(withBroker:))
@@ -58,7 +59,8 @@ extension MQTTSettings {
     }
 }
 
-extension TLSSettings {
+extension MQTTTLSOptions {
+    /// Keys of `mqtt.tls:`.
     static let keys = ["ca_file", "ca_path", "cert_file", "key_file", "version", "ciphers", "insecure"]
 
     init(reading section: ConfigSection, with reader: inout ConfigReader) {
@@ -67,7 +69,7 @@ extension TLSSettings {
         caPath = reader.optionalString(section, "ca_path")
         certFile = reader.optionalString(section, "cert_file")
         keyFile = reader.optionalString(section, "key_file")
-        version = reader.optionalChoice(section, "version", oneOf: TLSSettings.versions)
+        version = reader.optionalChoice(section, "version", of: MQTTTLSVersion.self)
         ciphers = reader.optionalString(section, "ciphers")
         insecure = reader.bool(section, "insecure", default: insecure)
     }

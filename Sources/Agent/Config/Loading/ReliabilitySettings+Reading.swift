@@ -1,3 +1,5 @@
+import Messaging
+
 extension OutboxConfiguration {
     static let keys = ["max_bytes", "max_age_s", "inflight"]
 
@@ -24,9 +26,11 @@ extension SpoolConfiguration {
         maxBytes = reader.integer(section, "max_bytes", default: maxBytes, unit: "bytes", allowed: "4096 ≤ max_bytes ≤ 1073741824") {
             (4096...(1 << 30)).contains($0)
         }
-        fsync = reader.choice(section, "fsync", default: fsync, oneOf: SpoolConfiguration.fsyncPolicies)
-        fsyncIntervalMilliseconds = reader.integer(section, "fsync_interval_ms", default: fsyncIntervalMilliseconds, unit: "ms",
-                                                   allowed: "10 ≤ fsync_interval_ms ≤ 60000") { (10...60000).contains($0) }
+        let defaultInterval = if case .interval(let ms) = OutboxSettings.defaults.spoolFsync { ms } else { 1000 }
+        let mode = reader.choice(section, "fsync", default: fsync.mode)
+        let interval = reader.integer(section, "fsync_interval_ms", default: defaultInterval, unit: "ms",
+                                      allowed: "10 ≤ fsync_interval_ms ≤ 60000") { (10...60000).contains($0) }
+        fsync = SpoolFsyncPolicy(mode: mode, intervalMilliseconds: interval)
     }
 }
 

@@ -2,6 +2,7 @@ import EdgeMotion
 import Logging
 import Messaging
 import MotionCore
+import Platform
 import Synchronization
 
 #if canImport(Glibc)
@@ -96,7 +97,7 @@ final class MountControl {
         case .clear:
             let path = MountSetup.path(c)
             if unlink(path) != 0, errno != ENOENT {
-                return refuse("cannot remove \(path): \(String(cString: strerror(errno)))")
+                return refuse("cannot remove \(path): \(Errno.current.text)")
             }
             current = c.source.mount.resolved(learned: nil)
             origin = c.source.mount.origin(learned: nil)

@@ -1,6 +1,7 @@
-/// Where a `SensorRecorder` keeps what it records. The in-memory ring is the only store today;
-/// a file-backed store (surviving restarts, days long like Core Motion's) implements the same
-/// protocol.
+/// Where a `SensorRecorder` keeps what it records. The in-memory ring is the only store today.
+/// `FileSensorRecorder` (the agent's `.emr` files) is not one: it is a pipeline output of its own,
+/// not behind this protocol; a file-backed store for `SensorRecorder` would implement this
+/// protocol over a `RecordingStore`.
 ///
 /// `append` is called on the pipeline's processing thread once per recorded batch (about once
 /// a second) and must not block for long; queries come from any thread.
