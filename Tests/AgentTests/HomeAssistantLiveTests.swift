@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The agent's discovery against a real, running Home Assistant (`scripts/ha-check`: a private
+/// mosquitto, a fresh Home Assistant onboarded and given the MQTT integration through its REST
+/// API, `edgemotion run` on the simulator). Runs only where the Home Assistant venv that
+/// `scripts/ha-check --install-only` makes exists (it downloads ~200 MB once, so the suite never
+/// installs it); skipped, visibly, everywhere else. About 1.5 min, mostly waiting for the
+/// simulated device to start walking.
+@Suite("Home Assistant live")
+struct HomeAssistantLiveTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The venv `scripts/ha-check` uses: `$EDGEMOTION_HA_CACHE` (default ~/.cache/edgemotion)/ha-venv-<version>.
+    static var venvReady: Bool {
+        let script = (try? String(contentsOfFile: repository + "/scripts/ha-check", encoding: .utf8)) ?? ""
+        guard let line = script.split(separator: "\n").first(where: { $0.hasPrefix("HA_VERSION = ") }),
+              let version = line.split(separator: "\"").dropFirst().first else { return false }
+        let cache = ProcessInfo.processInfo.environment["EDGEMOTION_HA_CACHE"] ?? (NSHomeDirectory() + "/.cache/edgemotion")
+        return FileManager.default.fileExists(atPath: "\(cache)/ha-venv-\(version)/.complete")
+    }
+
+    @Test(.enabled(if: venvReady, "no Home Assistant venv (scripts/ha-check --install-only makes it)"), .timeLimit(.minutes(10)))
+    func everyAnnouncedEntityExistsInARunningHomeAssistant() throws {
+        let json = NSTemporaryDirectory() + "edgemotion-ha-check-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.repository + "/scripts/ha-check")
+        process.arguments = ["--agent", AgentProcess.executable, "--json", json, "--still-s", "30"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "scripts/ha-check:\n\(text.suffix(6000))")
+        let result = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))) as? [String: Any]
+        let numbers = result?["numbers"] as? [String: Any] ?? [:]
+        let announced = numbers["announced"] as? Int ?? 0
+        // 26 with events, a threshold, control, the dashboard and a heading frame (the check's agent config).
+        #expect(announced == 26, "\(numbers)")
+        #expect(numbers["log_warnings_errors_mqtt_or_ours"] as? Int == 0, "\(result?["problems"] ?? [])")
+        #expect(numbers["buttons_answered"] as? String == "4/4")
+        #expect(numbers["event_fired"] as? String == "event.edgemotion_hacheck_tamper")
+        #expect((result?["problems"] as? [String])?.isEmpty == true, "\(result?["problems"] ?? [])")
+    }
+}
