@@ -21,19 +21,26 @@ struct HomeAssistantLiveTests {
     }
 
     @Test(.enabled(if: venvReady, "no Home Assistant venv (scripts/ha-check --install-only makes it)"), .timeLimit(.minutes(10)))
-    func everyAnnouncedEntityExistsInARunningHomeAssistant() throws {
+    func everyAnnouncedEntityExistsInARunningHomeAssistant() async throws {
         let json = NSTemporaryDirectory() + "edgemotion-ha-check-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: json) }
+        let logPath = json + ".log"
+        defer { try? FileManager.default.removeItem(atPath: json); try? FileManager.default.removeItem(atPath: logPath) }
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.repository + "/scripts/ha-check")
         process.arguments = ["--agent", AgentProcess.executable, "--json", json, "--still-s", "30"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "scripts/ha-check:\n\(text.suffix(6000))")
+        process.standardOutput = log
+        process.standardError = log
+        // Awaited, not waited for: a minute and more of blocking would hold one of the few threads
+        // the other (async) tests of the suite run on.
+        let status: Int32 = try await withCheckedThrowingContinuation { done in
+            process.terminationHandler = { done.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { process.terminationHandler = nil; done.resume(throwing: error) }
+        }
+        try? log.close()
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        #expect(status == 0, "scripts/ha-check:\n\(text.suffix(6000))")
         let result = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))) as? [String: Any]
         let numbers = result?["numbers"] as? [String: Any] ?? [:]
         let announced = numbers["announced"] as? Int ?? 0
