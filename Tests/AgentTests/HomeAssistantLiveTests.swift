@@ -6,8 +6,8 @@ import TestSupport
 /// mosquitto, a fresh Home Assistant onboarded and given the MQTT integration through its REST
 /// API, `edgemotion run` on the simulator). Runs only where the Home Assistant venv that
 /// `scripts/ha-check --install-only` makes exists (it downloads ~200 MB once, so the suite never
-/// installs it); skipped, visibly, everywhere else. About 1.5 min, mostly waiting for the
-/// simulated device to start walking.
+/// installs it) and `EDGEMOTION_HA_LIVE=1` is set; skipped, visibly, otherwise. About 1.5 min
+/// alone, mostly waiting for the simulated device to start walking.
 @Suite("Home Assistant live")
 struct HomeAssistantLiveTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -20,7 +20,12 @@ struct HomeAssistantLiveTests {
         return FileManager.default.fileExists(atPath: "\(cache)/ha-venv-\(version)/.complete")
     }
 
-    @Test(.enabled(if: venvReady, "no Home Assistant venv (scripts/ha-check --install-only makes it)"), .timeLimit(.minutes(10)))
+    /// Opt-in (`EDGEMOTION_HA_LIVE=1`) besides the venv: in a whole-suite run on 2 busy cores, Home
+    /// Assistant's start-up (5–6 min there instead of 1.5) held other tests past their time limits.
+    static var optedIn: Bool { ProcessInfo.processInfo.environment["EDGEMOTION_HA_LIVE"] == "1" }
+
+    @Test(.enabled(if: optedIn, "opt-in: EDGEMOTION_HA_LIVE=1 (scripts/ha-check runs the same check on its own)"),
+          .enabled(if: venvReady, "no Home Assistant venv (scripts/ha-check --install-only makes it)"), .timeLimit(.minutes(10)))
     func everyAnnouncedEntityExistsInARunningHomeAssistant() async throws {
         let json = NSTemporaryDirectory() + "edgemotion-ha-check-\(UUID().uuidString).json"
         let logPath = json + ".log"
