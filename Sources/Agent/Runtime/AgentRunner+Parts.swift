@@ -176,6 +176,7 @@ extension AgentRunner {
         }
         if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
         report = r
+        noteCalibrationApplied(pc.calibration, report: r)
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])

@@ -19,7 +19,8 @@ import Glibc
 /// One file per concern: this one holds the state, start-up, the main loop and the stop;
 /// `AgentRunner+Parts` builds and installs the outbox, MQTT client, pipeline and their
 /// publishers; `+Reload` re-reads and applies the configuration (SIGHUP); `+Commands` answers
-/// `cmd/*`; `+Health` publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page.
+/// `cmd/*`; `+Health` publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page and
+/// `+Calibration` runs its calibration page.
 /// (Stored properties live here: Swift extensions cannot hold them. The file is a little over
 /// 400 lines because of them; issue 17 still wants these parts as separate services.)
 public final class AgentRunner: @unchecked Sendable {
@@ -74,6 +75,8 @@ public final class AgentRunner: @unchecked Sendable {
     var gyroCalibration: (run: GyroCalibrationRun, service: MotionService, consumer: MotionConsumerID, startNanos: UInt64)?
     /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
     var dashboard: AgentDashboard?
+    /// The dashboard's calibration page: its flow and the step collecting samples (`+Calibration`).
+    var calibrationPage = CalibrationPageState()
     /// The file recorder (`recorder.enabled`), for `health`'s storage state.
     var recorder: FileSensorRecorder?
     /// Storage problems last published in `health` (republished when they change).
@@ -296,6 +299,7 @@ public final class AgentRunner: @unchecked Sendable {
             handleCommands()
             if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
             finishGyroCalibrationIfDue(now: now)
+            handleDashboardCalibration(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
             failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
