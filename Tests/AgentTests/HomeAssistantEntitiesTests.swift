@@ -138,6 +138,18 @@ struct HomeAssistantEntitiesTests {
         }
         #expect(try discovery(events: false, thresholds: [ThresholdEntity(name: "lid", deviceClass: nil)]).entities
             .contains { $0.objectID == "threshold_lid" } == false)
+        // The threshold's own word (open/closed) as an attribute Home Assistant keeps: it drops one
+        // named `state` (MQTT_ATTRIBUTES_BLOCKED; seen on a running 2024.3.3 with scripts/ha-check).
+        #expect(HomeAssistantSchema.attributeNames(string(garage, "json_attributes_template") ?? "") == ["threshold_state", "tilt_deg"])
+    }
+
+    /// The schema checker itself: an attribute Home Assistant's MQTT integration drops is reported.
+    @Test func attributesHomeAssistantDropsAreRejected() {
+        let bad = #"{"uniq_id":"u","stat_t":"a/b","avty_t":"a/status","json_attr_t":"a/b","#
+            + #""json_attr_tpl":"{{ {'state': value_json.state, 'friendly_name': 1, 'tilt_deg': 2} | to_json }}"}"#
+        let p = HomeAssistantSchema.problems(topic: "homeassistant/binary_sensor/n/x/config", payload: Array(bad.utf8), statusTopic: "a/status")
+        #expect(p.filter { $0.contains("MQTT_ATTRIBUTES_BLOCKED") }.count == 2, "\(p)")
+        #expect(HomeAssistantSchema.attributeNames("{{ {'a': 1, 'b_2': x['c'], 'd': 'e'} }}") == ["a", "b_2", "d"])
     }
 
     @Test func thresholdDeviceClassIsCheckedInConfig() throws {

@@ -65,6 +65,29 @@ enum HomeAssistantSchema {
         "light", "lock", "moisture", "motion", "moving", "occupancy", "opening", "plug", "power", "presence", "problem",
         "running", "safety", "smoke", "sound", "tamper", "update", "vibration", "window",
     ]
+    /// Attribute names Home Assistant's MQTT integration drops from what `json_attributes_topic` /
+    /// `json_attributes_template` deliver (`MQTT_ATTRIBUTES_BLOCKED`, `homeassistant/components/mqtt/mixins.py`
+    /// in 2024.3, `entity.py` in 2025; the union of both: 2025 adds `friendly_name` and
+    /// `context_recent_time`). An attribute named so never reaches the entity, silently.
+    static let blockedAttributes: Set<String> = [
+        "assumed_state", "available", "context_recent_time", "device_class", "device_info", "entity_category",
+        "entity_picture", "entity_registry_enabled_default", "extra_state_attributes", "force_update", "friendly_name",
+        "icon", "name", "should_poll", "state", "supported_features", "unique_id", "unit_of_measurement",
+    ]
+    /// The attribute names a `json_attributes_template` of the form `{{ {'name': …, …} | to_json }}` renders.
+    static func attributeNames(_ template: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "'") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "'") else { break }
+            let name = after[..<close]
+            let tail = after[after.index(after: close)...]
+            if tail.hasPrefix(":") && !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { names.append(String(name)) }
+            rest = tail
+        }
+        return names
+    }
     static let stateClasses: Set<String> = ["measurement", "measurement_angle", "total", "total_increasing"]
     static let frequencyUnits: Set<String> = ["Hz", "kHz", "MHz", "GHz", "mHz"]
     /// HA core `DEVICE_CLASS_UNITS` (homeassistant/components/sensor/const.py) for the classes the
@@ -172,6 +195,11 @@ enum HomeAssistantSchema {
         }
         for key in ["value_template", "json_attributes_template", "command_template"] {
             if let tpl = c[key] as? String, !(tpl.contains("{{") && tpl.contains("}}")) { p.append("\(key) is not a template") }
+        }
+        if let tpl = c["json_attributes_template"] as? String {
+            for name in attributeNames(tpl) where blockedAttributes.contains(name) {
+                p.append("json_attributes_template attribute '\(name)' is one Home Assistant drops (MQTT_ATTRIBUTES_BLOCKED)")
+            }
         }
         if c["json_attributes_template"] != nil && c["json_attributes_topic"] == nil {
             p.append("json_attributes_template without json_attributes_topic")

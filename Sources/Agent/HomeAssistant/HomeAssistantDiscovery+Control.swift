@@ -74,7 +74,9 @@ extension HomeAssistantDiscovery {
                 ("state_topic", .string(topics.threshold(t.name))),
                 ("value_template", .string("{{ 'ON' if value_json.on else 'OFF' }}")),
                 ("json_attributes_topic", .string(topics.threshold(t.name))),
-                ("json_attributes_template", .string("{{ {'state': value_json.state, 'tilt_deg': value_json.tilt_deg} | to_json }}")),
+                // `threshold_state`, not `state`: Home Assistant drops an attribute named `state`
+                // (MQTT_ATTRIBUTES_BLOCKED), found against a running Home Assistant (scripts/ha-check).
+                ("json_attributes_template", .string("{{ {'threshold_state': value_json.state, 'tilt_deg': value_json.tilt_deg} | to_json }}")),
             ] + (t.deviceClass.map { [("device_class", DiscoveryJSON.string($0))] } ?? []))
         }
     }
