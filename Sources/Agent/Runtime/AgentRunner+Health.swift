@@ -11,9 +11,10 @@ import Glibc
 extension AgentRunner {
     // MARK: Reporting
 
-    func statsPayload() -> [UInt8] {
+    /// `stats` with the pipeline counters `pipeline` (`currentStatistics`).
+    func statsPayload(_ pipeline: PipelineStatistics) -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: pipeline, outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
@@ -83,7 +84,7 @@ extension AgentRunner {
     }
 
     func statusLine() -> String {
-        let s = continuity.totals(pipeline.statistics)
+        guard let s = currentStatistics else { return "starting: waiting for the broker" }
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "

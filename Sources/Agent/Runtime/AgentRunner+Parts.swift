@@ -42,7 +42,7 @@ extension AgentRunner {
         }
     }
 
-    func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
+    static func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
         let id = c.device.resolvedID()
         let route = { (s: StreamSettings, topic: String) in
             MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
@@ -143,8 +143,16 @@ extension AgentRunner {
         }
     }
 
-    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
-    func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
+    /// The first pipeline part: the service over `source`, with the publisher (and Home
+    /// Assistant's outputs, the recorder) as static outputs, started with delivery held until
+    /// every consumer is attached (a lossless, as-fast-as-possible source would otherwise run
+    /// ahead of activity detection and the advisors). `beginDelivery` lets samples flow.
+    func startMotionService(source: any IMUSource, configuration c: AgentConfiguration) throws {
+        if let previous = pipeline {
+            // Stopped by this part's stop: its counters and sample numbers carry over.
+            continuity.retire(previous)
+            pipeline = nil
+        }
         var pc = PipelineConfiguration(c)
         pc.sequenceOffset = continuity.nextSequence
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
@@ -153,24 +161,25 @@ extension AgentRunner {
         }
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
         publisher.reset(lossless: false)
-        // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
-        // otherwise run ahead of activity detection and the advisors.
         let r = try svc.start(holdingDelivery: true)
-        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        guard let p = svc.pipeline else {
+            svc.stop()
+            throw ApplyFailure(description: "the pipeline stopped right after starting")
+        }
         service = svc
-        startActivity(c, report: r)
-        startMotionEvents(c, report: r)
-        if client != nil { attachHistoryQueries(to: client, subscribe: false) }
-        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, prefix: topics.prefix) }
-        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, prefix: topics.prefix)
-        movementAdvisor?.start()
+        pipeline = p
+        report = r
+        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
+        if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
+    }
+
+    /// The last pipeline part: the publisher's mode (lossless for a replay), the dashboard's
+    /// feed, then samples flow; `meta` is (re)announced.
+    func beginDelivery(configuration c: AgentConfiguration) {
+        guard let svc = service, let r = report else { return }
         publisher.reset(lossless: r.sourceConfiguration.lossless)
         dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
         svc.beginDelivery()
-        pipeline = p
-        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
-        if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
-        report = r
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
@@ -189,6 +198,7 @@ extension AgentRunner {
     /// Starts the motion-event detectors when configured and the source has an accelerometer.
     func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
         guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        guard let service else { return }
         let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
                                      outbox: outbox, prefix: topics.prefix)
         do {
@@ -203,7 +213,7 @@ extension AgentRunner {
     /// Starts activity detection and step counting on the service (the library's managers) when
     /// configured and the source has an accelerometer; history failures are reported, not fatal.
     func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
-        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer), let service else { return }
         do {
             let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
                                           outbox: outbox, prefix: topics.prefix)
