@@ -39,7 +39,7 @@ extension AgentRunner {
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
-                                          broker: client.options.address.description, failovers: failovers,
+                                          broker: client.options.address.description, failovers: failover.failovers,
                                           reloadRejected: rejectedReload.withLock { $0 },
                                           storageProblems: storage,
                                           activityInput: activity == nil ? nil : (input.map { ("\($0.code)", $0.message) } ?? ("ok", nil)))

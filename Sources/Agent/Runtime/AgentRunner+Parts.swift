@@ -67,27 +67,24 @@ extension AgentRunner {
     /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
     /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
     /// on a broker that works (sticky); the outbox re-sends what was in flight.
-    func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
-        if client.isConnected { disconnectedSince = nil; return }
-        guard let since = disconnectedSince else { disconnectedSince = now; return }
+    func failOverIfDue(now: UInt64) {
         let urls = Self.brokerURLs(configuration)
-        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
-        let next = (brokerIndex + 1) % urls.count
-        disconnectedSince = now
+        guard let next = failover.check(connected: client.isConnected, now: now, brokers: urls.count,
+                                        afterSeconds: configuration.mqtt.failoverAfterSeconds) else { return }
+        let current = failover.index
         let replacement: MQTTClient
         do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
             log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
-            brokerIndex = next
+            failover.skipped(next)
             return
         }
         log.warning("broker unreachable; failing over to the next one",
-                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
-        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+                    ["from": urls[current], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[current]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
         let old: MQTTClient = client
         old.disconnect(timeout: .milliseconds(300))
         reconnectsBase += old.statistics.reconnects
-        failovers += 1
-        brokerIndex = next
+        failover.moved(to: next)
         install(replacement)
     }
 

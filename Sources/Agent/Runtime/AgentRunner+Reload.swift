@@ -105,7 +105,7 @@ extension AgentRunner {
             reconnectsBase += oldClient.statistics.reconnects
             deviceID = newID
             topics = newTopics
-            brokerIndex = 0
+            failover.restartAtFirstBroker()
             install(replacement)
             changed.append("mqtt")
         }

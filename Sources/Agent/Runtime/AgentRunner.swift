@@ -78,9 +78,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// `auxiliary:` environmental sensors, read and published from the main loop.
     var auxiliary: AuxiliaryStreams?
     var reconnectsBase = 0
-    /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
-    var brokerIndex = 0
-    var failovers = 0
+    /// Which of `brokerURLs(configuration)` is in use, and when to move on (`mqtt.fallback_brokers`).
+    var failover = BrokerFailover()
     /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
     var extraOutputs: [any PipelineOutput] = []
     /// Says "device requires movement" once per episode (north-referenced frames).
@@ -299,7 +298,6 @@ public final class AgentRunner: @unchecked Sendable {
         var lastWatchdogSample: UInt64 = 0
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
-        var disconnectedSince: UInt64?
         var nextDashboard = start
         while true {
             if reloadPending || reloadRequested.exchange(false, ordering: .relaxed) {
@@ -332,7 +330,7 @@ public final class AgentRunner: @unchecked Sendable {
             finishGyroCalibrationIfDue(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
-            failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
+            failOverIfDue(now: now)
 
             // Non-nil: the main loop runs once a pipeline started.
             guard let stats = currentStatistics else { continue }
