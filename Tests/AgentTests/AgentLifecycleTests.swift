@@ -29,20 +29,10 @@ struct AgentLifecycleTests {
     static let pipelineOrder = ["motion service", "activity", "motion events", "latest snapshots", "movement advisor", "delivery"]
     static let startOrder = ["broker connection", "final report", "outbox", "dashboard"] + pipelineOrder + ["pipeline"]
 
-    static func config(broker: String, id: String, stateDirectory: String, extra: String = "") -> String {
-        """
-        device: { id: \(id) }
-        mqtt: { broker: "\(broker)" }
-        source: { type: simulator, rate: 200, simulator: { scenario: walking, seed: 3, real_time: true } }
-        streams:
-          accelerometer: { rate: 100, publish_rate: 10, qos: 1 }
-          gyroscope: { enabled: false }
-          magnetometer: { enabled: false }
-          motion: { rate: 50, publish_rate: 10, qos: 0 }
-        state_directory: \(stateDirectory)
-        process: { stats_interval_s: 1, stop_timeout_s: 4 }
-        \(extra)
-        """
+    /// The end-to-end tests' agent (`Reliability.config`: simulator at 200 Hz, accelerometer and
+    /// motion streams) on `broker`.
+    static func config(broker: String, id: String, stateDirectory: String) -> String {
+        Reliability.config(id: id, stateDirectory: stateDirectory, extra: "mqtt: { broker: \"\(broker)\" }")
     }
 
     /// Runs `runner` on a thread of its own for `duration` seconds, recording its part events.

@@ -19,7 +19,7 @@ extension AgentRunner {
     }
 
     func publishHealth(direct: Bool = false) {
-        let source = publisher.takeSourceStatus()
+        let source = sourceHealth.takeStatus()
         let o = outbox.statistics
         let refusals = client.refusals
         if refusals.total != refusalsSeen, let text = refusals.last {

@@ -156,7 +156,7 @@ extension AgentRunner {
         do throws(MountFileError) { pc.mount = try MountSetup.resolve(c) } catch {
             throw ApplyFailure(description: "source.mount: \(error)")
         }
-        let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs)
         publisher.reset(lossless: false)
         let r = try svc.start(holdingDelivery: true)
         guard let p = svc.pipeline else {
@@ -241,7 +241,7 @@ extension AgentRunner {
     /// Source failures and recoveries: once each on `events/status` (spooled), the failure also as
     /// `health`'s `last_error`; `health` is republished (retained) on every change.
     func announceSourceTransitions(stats: PipelineStatistics) {
-        let transitions = publisher.takeSourceTransitions()
+        let transitions = sourceHealth.takeTransitions()
         guard !transitions.isEmpty else { return }
         let name = report?.source.name ?? "source"
         for t in transitions {

@@ -46,6 +46,8 @@ public final class AgentRunner: @unchecked Sendable {
     var outbox: Outbox!
     var client: MQTTClient!
     var publisher: MQTTPublisher!
+    /// The source's failures and recoveries, straight from the pipeline (a static output).
+    let sourceHealth = SourceHealthReport()
     /// The running motion service (nil before the first pipeline part started).
     var service: MotionService?
     /// The running (or last stopped) pipeline of `service`, for statistics; folded into
@@ -323,7 +325,7 @@ public final class AgentRunner: @unchecked Sendable {
             let now = MonotonicClock.nowNanos()
             if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
             if stopRequested.load(ordering: .relaxed) { return "stop requested" }
-            if publisher.ended == .endOfStream { return Self.endOfRecording }
+            if pipeline?.end == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
             if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
