@@ -41,10 +41,26 @@ struct EventConfigTests {
         #expect(problems.contains { $0.contains("events.vibration.bands.hum") }, "\(problems)")
     }
 
+    @Test func theSpectrumIsOffByDefaultAndReadsAsWritten() throws {
+        #expect(try ConfigurationLoader.parse(yaml: "events: {enabled: true}\n", fileName: "t.yaml").events.detectors.vibration.spectrum.enabled == false)
+        let yaml = "events:\n  vibration:\n    spectrum: {enabled: true, interval_s: 30, length: 1024, bins: 24, min_hz: 5}\n"
+        let s = try ConfigurationLoader.parse(yaml: yaml, fileName: "t.yaml").events.detectors.vibration.spectrum
+        #expect(s.enabled && s.interval == 30 && s.length == 1024 && s.bins == 24 && s.lowestFrequency == 5)
+    }
+
+    @Test func spectrumMistakesAreNamedAtTheirLine() {
+        let problems = S.problems("events:\n  vibration:\n    spectrum:\n      length: 300\n      interval_s: 0.1\n      bins: 0\n      colour: red\n")
+        #expect(problems.contains { $0.hasPrefix("t.yaml:4:") && $0.contains("events.vibration.spectrum.length") && $0.contains("4096") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("t.yaml:5:") && $0.contains("events.vibration.spectrum.interval_s") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("t.yaml:6:") && $0.contains("events.vibration.spectrum.bins") }, "\(problems)")
+        #expect(problems.contains { $0.contains("events.vibration.spectrum.colour") && $0.contains("unknown key") }, "\(problems)")
+    }
+
     @Test func theReferenceFileEnablesNothingByDefault() throws {
         let c = try ConfigurationLoader.load(path: S.packageRoot.appendingPathComponent("config/edgemotion.yaml").path)
         #expect(!c.events.enabled)
         #expect(c.events.detectors.tiltThresholds.isEmpty)
         #expect(!c.events.detectors.enabled.contains(.fall))
+        #expect(!c.events.detectors.vibration.spectrum.enabled)
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import Dashboard
 import EdgeMotion
 import Messaging
+import MotionCore
 @testable import Agent
 
 /// The libFuzzer targets' regression corpora, replayed in the normal suite.
@@ -73,6 +74,22 @@ enum FuzzReplayers {
             let check = HTTPFuzzServers.exchange(HTTPFuzzServers.shared[0].port, Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             precondition(check.starts(with: Array("HTTP/1.1 200".utf8)), "the server no longer answers a plain GET")
         },
+        "mount-file": { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            // As MountFileFuzzTarget: as read, and resealed with a valid checksum.
+            var body = ""
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+            where !line.drop(while: { $0 == " " }).hasPrefix("checksum") {
+                body += line + "\n"
+            }
+            for candidate in [text, MountFile.seal(body)] {
+                if let m = try? MountFile.decode(candidate, source: "fuzz.txt") {
+                    let d = m.matrix.transposed * m.matrix - .identity
+                    precondition([d.a11, d.a12, d.a13, d.a21, d.a22, d.a23, d.a31, d.a32, d.a33].allSatisfy { abs($0) <= 1e-5 })
+                    precondition(abs(m.matrix.determinant - 1) <= 1e-5)
+                }
+            }
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}
@@ -106,8 +123,13 @@ struct FuzzCorpusTests {
 
     @Test func everyFuzzTargetHasACorpusAndAReplayerAndEveryCorpusATarget() {
         let targets = Self.entries(Self.fuzzDirectory).filter { $0.hasSuffix("FuzzTarget.swift") }.map { name -> String in
-            let base = name.dropLast("FuzzTarget.swift".count)
-            return base.prefix(1).lowercased() + base.dropFirst()
+            // CamelCase file, kebab-case target: MountFileFuzzTarget.swift is `mount-file`.
+            var target = ""
+            for c in name.dropLast("FuzzTarget.swift".count) {
+                if c.isUppercase, !target.isEmpty { target += "-" }
+                target += c.lowercased()
+            }
+            return target
         }
         #expect(!targets.isEmpty)
         #expect(Set(targets) == Set(FuzzReplayers.all.keys), "fuzz targets \(targets) vs replayers \(FuzzReplayers.all.keys.sorted())")

@@ -86,16 +86,43 @@ struct HomeAssistantDiscoveryTests {
     /// entity a previous run announced (heading in a north frame) must go when it is not announced.
     @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
         let buttons = ["set_level", "arm_tamper", "disarm_tamper", "calibrate_gyro"].map { "homeassistant/button/board-7/\($0)/config" }
-        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"] + buttons)
-        #expect(try discovery(heading: true, events: true).retiredConfigTopics == buttons)
+        // The spectrum's peak frequency is announced only with events.vibration.spectrum.enabled.
+        let spectrum = ["homeassistant/sensor/board-7/vibration_peak_frequency/config"]
+        #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"] + spectrum + buttons)
+        #expect(try discovery(heading: true, events: true).retiredConfigTopics == spectrum + buttons)
         #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
             "homeassistant/sensor/board-7/tilt/config", "homeassistant/sensor/board-7/vibration_rms/config",
             "homeassistant/binary_sensor/board-7/running/config",
             "homeassistant/event/board-7/shock/config", "homeassistant/event/board-7/free_fall/config",
             "homeassistant/event/board-7/tamper/config", "homeassistant/event/board-7/tap/config",
-        ] + buttons)
+        ] + spectrum + buttons)
         let announced = Set(try discovery(heading: false).entities.map(\.configTopic))
         #expect(announced.isDisjoint(with: try discovery(heading: false).retiredConfigTopics))
+    }
+
+    /// With `events.vibration.spectrum.enabled`: one diagnostic sensor, the spectrum's peak
+    /// frequency in Hz (HA's `frequency` device class), read from the documented
+    /// `vibration/spectrum` payload (docs/topics.md's example, copied by hand); not announced
+    /// without the spectrum, nor without events.
+    @Test func theSpectrumPeakFrequencyIsADiagnosticSensorOnlyWithTheSpectrum() throws {
+        var d = try discovery(events: true)
+        d.hasSpectrum = true
+        let e = try #require(d.entities.first { $0.objectID == "vibration_peak_frequency" })
+        #expect(HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                             statusTopic: "edgemotion/board-7/status").isEmpty)
+        #expect(e.configTopic == "homeassistant/sensor/board-7/vibration_peak_frequency/config")
+        #expect(e.config["state_topic"] == .string("edgemotion/board-7/vibration/spectrum"))
+        #expect(e.config["unit_of_measurement"] == .string("Hz") && e.config["device_class"] == .string("frequency"))
+        #expect(e.config["entity_category"] == .string("diagnostic"))
+        let documented = #"{"timestamp_utc":1764491436.123,"rate_hz":200.0,"length":256,"resolution_hz":0.7813,"edges_hz":[2.0,4.0,8.0],"rms_ms2":[0.01,0.7],"peak_hz":50.0,"total_rms_ms2":0.7}"#
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(documented.utf8)) as? [String: Any])
+        guard case .string(let template)? = e.config["value_template"] else { Issue.record("no value_template"); return }
+        #expect(template.contains("value_json.peak_hz") && json["peak_hz"] != nil)
+        #expect(!d.retiredConfigTopics.contains(e.configTopic))
+        #expect(try discovery(events: true).entities.contains { $0.objectID == "vibration_peak_frequency" } == false)
+        var noEvents = try discovery(events: false)
+        noEvents.hasSpectrum = true
+        #expect(noEvents.entities.contains { $0.objectID == "vibration_peak_frequency" } == false)
     }
 
     /// With `events.enabled`: tilt, vibration RMS and running, read from the fields docs/topics.md
@@ -268,6 +295,10 @@ struct HomeAssistantBrokerTests {
         #expect(agent.waitForExit(timeout: 12) == 0, "agent log:\n\(agent.log)")
         let late = try TestSubscriber(url: broker.url, patterns: ["homeassistant/#", "edgemotion/ha-events/state/#"])
         _ = late.waitFor(count: 19, topic: nil, timeout: .seconds(5))
+        // The retained copies arrive in any order, and there are more than 19 configs: wait for
+        // the state topics themselves.
+        _ = late.waitFor(count: 1, topic: "edgemotion/ha-events/state/tilt", timeout: .seconds(5))
+        _ = late.waitFor(count: 1, topic: "edgemotion/ha-events/state/vibration", timeout: .seconds(5))
         for topic in ["homeassistant/sensor/ha-events/tilt/config", "homeassistant/sensor/ha-events/vibration_rms/config",
                       "homeassistant/binary_sensor/ha-events/running/config", "homeassistant/event/ha-events/shock/config",
                       "homeassistant/event/ha-events/free_fall/config", "homeassistant/event/ha-events/tamper/config",

@@ -28,4 +28,30 @@ struct MotionEventAllocationTests {
         #expect(events > 50, "events fired during the measurement (\(events))")
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
+
+    /// The optional vibration spectrum: per sample one store into its preallocated ring; the
+    /// transform and its result (two arrays) only once per interval, at the publish rate.
+    @Test func theSpectrumDoesNotAllocatePerSample() {
+        var c = VibrationSpectrumConfiguration()
+        c.enabled = true
+        c.interval = 1
+        let a = VibrationSpectrumAnalyzer(configuration: c, sampleRate: 400)
+        var perSample = 0, perSpectrum = 0, spectra = 0
+        for k in 0..<8000 {
+            let t = Double(k) / 400
+            let f = Vector3(1.5 * (2 * Double.pi * 20 * t).sin, 0, 9.81)
+            let before = mc_thread_allocations()
+            let due = a.add(f, time: t)
+            perSample += Int(mc_thread_allocations() - before)
+            if due {
+                let b = mc_thread_allocations()
+                _ = a.compute(time: t)
+                perSpectrum += Int(mc_thread_allocations() - b)
+                spectra += 1
+            }
+        }
+        #expect(perSample == 0, "\(perSample) heap allocations in add")
+        #expect(spectra == 20, "one spectrum a second over 20 s: \(spectra)")
+        #expect(perSpectrum <= 2 * spectra, "the result's array(s) only: \(perSpectrum) for \(spectra) spectra")
+    }
 }

@@ -12,7 +12,8 @@ struct CalibrateCommand: Command {
     let summary = "calibrate gyro bias, accelerometer (six faces) or magnetometer (ellipsoid) from a recording"
     let usage = """
         usage: edgemotion calibrate gyro|accel|mag --input RECORDING [--config FILE] [--output CALIBRATION]
-                                                   [--sensor ID] [--duration DURATION] [--dry-run] [--replace]
+                                                   [--sensor ID] [--duration DURATION] [--chip-axes]
+                                                   [--dry-run] [--replace]
 
           gyro    keep the device still for 10–30 s: the mean rate is the bias
           accel   rest the device on each of its six faces for 5 s (any order)
@@ -31,9 +32,13 @@ struct CalibrateCommand: Command {
                          device.id (default: --config's device.id, else the sanitised host name)
           --duration D   use only the first D of the recording: 25, 25s, 2m (e.g. its still start;
                          --seconds N is the older name and still works)
+          --chip-axes    the recording is in chip axes already; by default it is taken to be in the
+                         board axes of --config's mount (source.mount and the learned mount file:
+                         what the agent applied when it recorded) and turned back into chip axes
           --dry-run      print the result, write nothing
           --replace      start a new file even if the existing one is damaged or belongs to another sensor
 
+        The calibration is kept in chip axes, so a mount learned or changed later leaves it valid.
         A poor magnetometer fit is not written. The file is versioned and checksummed; a damaged or
         mismatched file is reported and ignored as a whole, never half-applied.
 
@@ -53,7 +58,7 @@ struct CalibrateCommand: Command {
         }
         guard let options = OptionScanner(command: name, arguments: Array(arguments.dropFirst()),
                                           valued: ["--input", "--config", "--output", "--file", "--sensor", "--duration", "--seconds"],
-                                          flagNames: ["--dry-run", "--replace"], usage: usage) else { return 64 }
+                                          flagNames: ["--dry-run", "--replace", "--chip-axes"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion calibrate: unexpected argument '\(options.positional[0])'. Run 'edgemotion calibrate --help'.")
             return 64
@@ -84,6 +89,17 @@ struct CalibrateCommand: Command {
             return 66
         }
         if seconds.isFinite { recording.keepFirst(seconds: seconds) }
+        if !options.flags.contains("--chip-axes") {
+            let mount: IMUMount
+            do throws(MountFileError) { mount = try MountSetup.resolve(configuration) } catch {
+                printError("edgemotion calibrate: \(error)")
+                return 2
+            }
+            if !mount.isIdentity {
+                recording.toChipAxes(mount)
+                print("recording taken to be in the board axes of the configured mount; calibrating in chip axes (--chip-axes if it is not)")
+            }
+        }
 
         // The existing file, if any, must be intact to be updated.
         var calibration = SensorCalibration.none

@@ -115,6 +115,16 @@ struct FusionRecording {
     var samplePeriod = 0.01
     var count: Int { time.count }
 
+    /// Turns board-axis readings back into chip axes (`Rᵀ·v` per sensor of `mount`).
+    mutating func toChipAxes(_ mount: IMUMount) {
+        let r = mount.inertial.matrix.transposed, q = mount.magnetometer.matrix.transposed
+        for k in time.indices {
+            gyroscope[k] = r * gyroscope[k]
+            accelerometer[k] = r * accelerometer[k]
+            if hasMagnetometer, k < magnetometer.count { magnetometer[k] = q * magnetometer[k] }
+        }
+    }
+
     /// Reads a `.emr` recording (`edgemotion record`) or a CSV in the shared schema.
     init(path: String) throws(SensorError) {
         if path.hasSuffix(".emr") {

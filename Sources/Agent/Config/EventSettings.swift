@@ -11,5 +11,14 @@ public struct EventSettings: Sendable, Equatable {
     /// order as `detectors.tiltThresholds`), `nil` for none.
     public var deviceClasses: [String?] = []
 
+    /// Home Assistant's binary-sensor device classes (`BinarySensorDeviceClass`, HA 2025.4): what
+    /// `events.thresholds.<name>.device_class` may be (HA refuses a discovery with another). Kept
+    /// with the settings so the configuration reader stands alone (the `config` fuzz target).
+    public static let homeAssistantDeviceClasses = [
+        "battery", "battery_charging", "carbon_monoxide", "cold", "connectivity", "door", "garage_door", "gas", "heat",
+        "light", "lock", "moisture", "motion", "moving", "occupancy", "opening", "plug", "power", "presence", "problem",
+        "running", "safety", "smoke", "sound", "tamper", "update", "vibration", "window",
+    ]
+
     public init() {}
 }

@@ -59,6 +59,22 @@ public struct MountSettings: Sendable, Equatable {
         return IMUMount(inertial: inertialMount, magnetometer: magnetometerMount)
     }
 
+    /// Where the applied rotations come from, as `meta` reports it (`mount.source`).
+    public enum Origin: String, Sendable {
+        /// A learned rotation (`edgemotion-mount.txt`) is applied to at least one sensor.
+        case learned
+        /// No learned rotation takes part and at least one configured rotation is not the identity.
+        case config
+        /// Nothing rotates: both rotations are the identity (nothing configured or learned).
+        case identity
+    }
+
+    /// The origin of `resolved(learned:)` for the same `learned`.
+    public func origin(learned: SensorMount?) -> Origin {
+        if learned != nil, inertial == nil || inertial == .learned || magnetometer == .learned { return .learned }
+        return resolved(learned: nil).isIdentity ? .identity : .config
+    }
+
     /// Where the learned mount is kept.
     public static func learnedPath(stateDirectory: String) -> String { stateDirectory + "/edgemotion-mount.txt" }
 }

@@ -73,4 +73,26 @@ enum MotionEventPayload {
         }
         w.endObject()
     }
+
+    /// The `vibration/spectrum` payload: `{"timestamp_utc":…,"rate_hz":100.0,"length":256,
+    /// "resolution_hz":0.391,"edges_hz":[2.0,…,50.0],"rms_ms2":[…],"peak_hz":25.0,"total_rms_ms2":1.4}`
+    /// (`rms_ms2[i]` is the bin from `edges_hz[i]` to `edges_hz[i+1]`).
+    static func writeSpectrum(_ s: VibrationSpectrum, utcOffset: Double, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("timestamp_utc", s.time + utcOffset, fractionDigits: 3)
+        w.field("rate_hz", s.sampleRate, fractionDigits: 3)
+        w.field("length", s.length)
+        w.field("resolution_hz", s.resolution, fractionDigits: 4)
+        w.key("edges_hz")
+        w.beginArray()
+        for e in s.edges { w.value(e, fractionDigits: 3) }
+        w.endArray()
+        w.key("rms_ms2")
+        w.beginArray()
+        for r in s.rms { w.value(r, fractionDigits: 5) }
+        w.endArray()
+        w.field("peak_hz", s.peakFrequency, fractionDigits: 3)
+        w.field("total_rms_ms2", s.totalRMS, fractionDigits: 5)
+        w.endObject()
+    }
 }

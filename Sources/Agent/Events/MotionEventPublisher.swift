@@ -13,7 +13,9 @@ import Synchronization
 /// - `<prefix>/state/tilt`, `state/vibration`, `state/motion` (QoS 1, retained): once per
 ///   vibration window (1 s);
 /// - `<prefix>/state/threshold/<name>` (QoS 1, retained): each tilt threshold, on change and
-///   at start.
+///   at start;
+/// - `<prefix>/vibration/spectrum` (QoS 0, retained; only with `events.vibration.spectrum.enabled`):
+///   the vibration spectrum every `interval_s`.
 ///
 /// The zero pose ("set level", `cmd/events`) is kept in `state_directory/events-zero` so it
 /// survives restarts.
@@ -25,6 +27,7 @@ final class MotionEventPublisher: Sendable {
     private let tiltTopic: String
     private let vibrationTopic: String
     private let motionTopic: String
+    private let spectrumTopic: String
     private let thresholdTopics: [String]
     private let zeroPath: String
     private let queue = DispatchQueue(label: "edgemotion.events-publisher")
@@ -40,6 +43,7 @@ final class MotionEventPublisher: Sendable {
         tiltTopic = prefix + "/state/tilt"
         vibrationTopic = prefix + "/state/vibration"
         motionTopic = prefix + "/state/motion"
+        spectrumTopic = prefix + "/vibration/spectrum"
         thresholdTopics = settings.detectors.tiltThresholds.map { prefix + "/state/threshold/" + $0.name }
         zeroPath = stateDirectory + "/events-zero"
         utcOffset = Double(WallClockMapping.current().offsetNanos) * 1e-9
@@ -57,9 +61,14 @@ final class MotionEventPublisher: Sendable {
     }
 
     func start() throws(MotionError) {
+        var spectrumHandler: (@Sendable (VibrationSpectrum) -> Void)?
+        if settings.detectors.vibration.spectrum.enabled {
+            spectrumHandler = { [self] (s: VibrationSpectrum) in publishSpectrum(s) }
+        }
         try manager.startEventUpdates(to: queue, withHandler: { [self] e in publish(e) },
                                       stateHandler: { [self] s in publish(s) },
-                                      zeroHandler: { [self] z in persist(z) })
+                                      zeroHandler: { [self] z in persist(z) },
+                                      spectrumHandler: spectrumHandler)
     }
 
     func stop() { manager.stopEventUpdates() }
@@ -114,6 +123,12 @@ final class MotionEventPublisher: Sendable {
         w.field("tilt_deg", tilt, fractionDigits: 2)
         w.endObject()
         outbox.enqueueState(topic: thresholdTopics[index], payload: w.buffer, qos: 1, retain: true)
+    }
+
+    private func publishSpectrum(_ s: VibrationSpectrum) {
+        var w = JSONWriter(capacity: 256 + 40 * s.rms.count)
+        MotionEventPayload.writeSpectrum(s, utcOffset: utcOffset, into: &w)
+        outbox.enqueueState(topic: spectrumTopic, payload: w.buffer, qos: 0, retain: true)
     }
 
     private func publish(_ s: MotionEventState) {

@@ -16,14 +16,6 @@ public struct ThresholdEntity: Sendable, Equatable {
 
 /// Buttons, tilt thresholds, connectivity/health and the pedometer's distance and pace.
 extension HomeAssistantDiscovery {
-    /// Home Assistant's binary-sensor device classes (`BinarySensorDeviceClass`, HA 2025.4): what
-    /// `events.thresholds.<name>.device_class` may be.
-    public static let binarySensorDeviceClasses = [
-        "battery", "battery_charging", "carbon_monoxide", "cold", "connectivity", "door", "garage_door", "gas", "heat",
-        "light", "lock", "moisture", "motion", "moving", "occupancy", "opening", "plug", "power", "presence", "problem",
-        "running", "safety", "smoke", "sound", "tamper", "update", "vibration", "window",
-    ]
-
     /// One button: object_id, name, the command it publishes (`cmd/<command>`), its action, icon,
     /// whether it needs `events.enabled` or a gyroscope, and whether it is a setting (entity
     /// category `config`: the device page's *Configuration* card) or an everyday control.

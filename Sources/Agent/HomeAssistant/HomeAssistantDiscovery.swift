@@ -39,6 +39,9 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Whether the motion-event entities (tilt, vibration RMS, running) are announced
     /// (`events.enabled`: their `state/tilt` and `state/vibration` topics are published).
     public let hasEvents: Bool
+    /// `events.vibration.spectrum.enabled` (with `hasEvents`): the spectrum's peak frequency is
+    /// announced as a diagnostic sensor.
+    public var hasSpectrum = false
     /// The named tilt thresholds (`events.thresholds`), each a binary sensor; with `hasEvents`.
     public var thresholds: [ThresholdEntity] = []
     /// `control.enabled`: the agent obeys `cmd/…`, so the command buttons are announced.
@@ -122,6 +125,7 @@ public struct HomeAssistantDiscovery: Sendable {
         // average it as an angle (the mean of 350° and 10° is 0°, not 180°).
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
         if hasEvents { list += eventEntities + thresholdEntities }
+        if hasEvents, hasSpectrum { list.append(spectrumEntity) }
         if hasControl { list += buttonEntities }
         list += auxiliaryEntities
         list += healthEntities
@@ -162,6 +166,7 @@ public struct HomeAssistantDiscovery: Sendable {
         let announced = Set(entities.map(\.configTopic))
         return ((hasHeading ? [] : [configTopic("sensor", "heading")])
             + (hasEvents ? [] : Self.eventEntityIDs.map { configTopic($0.component, $0.objectID) })
+            + [configTopic("sensor", "vibration_peak_frequency")]
             + Self.buttons.map { configTopic("button", $0.objectID) })
             .filter { !announced.contains($0) }
     }
@@ -179,6 +184,25 @@ public struct HomeAssistantDiscovery: Sendable {
         ("tamper", "Tamper", ["tamper"]),
         ("tap", "Tap", ["tap", "double_tap"]),
     ]
+
+    /// The vibration spectrum's strongest line (`<prefix>/vibration/spectrum` `peak_hz`): what a
+    /// machine's speed or a fan's blade rate is; diagnostic (the spectrum itself is an array HA
+    /// cannot show as a sensor; its bins are the attributes).
+    private var spectrumEntity: HomeAssistantEntity {
+        let topic = topics.prefix + "/vibration/spectrum"
+        return entity("sensor", "vibration_peak_frequency", [
+            ("name", .string("Vibration peak frequency")),
+            ("state_topic", .string(topic)),
+            ("value_template", .string("{{ value_json.peak_hz }}")),
+            ("json_attributes_topic", .string(topic)),
+            ("unit_of_measurement", .string("Hz")),
+            ("device_class", .string("frequency")),
+            ("state_class", .string("measurement")),
+            ("suggested_display_precision", .int(1)),
+            ("entity_category", .string("diagnostic")),
+            ("icon", .string("mdi:sine-wave")),
+        ])
+    }
 
     /// Tilt from the zero pose (`<prefix>/state/tilt` `tilt_deg`), vibration RMS and the running
     /// state (`<prefix>/state/vibration` `rms_ms2`, `running`); see docs/topics.md.

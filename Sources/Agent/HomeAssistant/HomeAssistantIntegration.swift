@@ -29,6 +29,7 @@ final class HomeAssistantIntegration: Sendable {
                                                hasHeading: northReferenced && sensors.contains(.magnetometer),
                                                hasEvents: c.events.enabled)
         discovery.auxiliaryKinds = auxiliaryKinds
+        discovery.hasSpectrum = c.events.detectors.vibration.spectrum.enabled
         let classes = c.events.deviceClasses
         discovery.thresholds = c.events.detectors.tiltThresholds.enumerated().map { i, t in
             ThresholdEntity(name: t.name, deviceClass: i < classes.count ? classes[i] : nil)

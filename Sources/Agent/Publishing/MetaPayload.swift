@@ -4,10 +4,14 @@ import MotionCore
 import Sensors
 
 /// The retained `meta` document: what this agent is and what it actually runs — the effective
-/// rates after capping to the hardware (Core Motion's update-interval caps), units and frames.
+/// rates after capping to the hardware (Core Motion's update-interval caps), units and frames,
+/// the output frame (`fusion.output_frame`) and the applied chip-to-board rotations (`mount`:
+/// row-major `v_board = R · v_chip` matrices and where they come from: `config`, `learned`,
+/// `identity`; republished when `cmd/mount` changes them).
 enum MetaPayload {
     static func encode(deviceID: String, report: PipelineStartReport, configuration: AgentConfiguration,
-                       availableFrames: [AttitudeReferenceFrame], calibration: String = "none") -> [UInt8] {
+                       availableFrames: [AttitudeReferenceFrame], calibration: String = "none",
+                       mount: IMUMount = .identity, mountOrigin: MountSettings.Origin = .identity) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("schema", 1)
@@ -48,6 +52,13 @@ enum MetaPayload {
         w.field("heading", "deg" as StaticString)
         w.endObject()
         w.field("reference_frame", configuration.fusion.referenceFrame.rawValue)
+        w.field("output_frame", configuration.fusion.outputFrame.rawValue)
+        w.key("mount")
+        w.beginObject()
+        w.key("accel_gyro"); MountControl.Reply.write(mount.inertial.matrix, into: &w)
+        w.key("magnetometer"); MountControl.Reply.write(mount.magnetometer.matrix, into: &w)
+        w.field("source", mountOrigin.rawValue)
+        w.endObject()
         w.field("true_north_available", availableFrames.contains(.xTrueNorthZVertical))
         if let d = FusionSetup.declination(configuration.fusion) { w.field("declination_deg", d.degrees, fractionDigits: 3) }
         w.field("calibration", calibration)

@@ -74,6 +74,7 @@ extension AgentRunner {
                                                        now: MonotonicClock.nowNanos()) else { continue }   // answered by poll
                     reply(&w, id: r.id, ok: r.error == nil, error: r.error)
                     r.writeFields(into: &w)
+                    if r.error == nil { announce(configuration, logRates: false) }
                 }
             case "calibrate":
                 switch CalibrationCommand.parse(m.payload) {
@@ -102,6 +103,7 @@ extension AgentRunner {
 
     /// The answer to a `cmd/mount` learning that took samples (on `cmd/mount/result`).
     func publishMountReply(_ r: MountControl.Reply) {
+        if r.error == nil { announce(configuration, logRates: false) }
         var w = JSONWriter(capacity: 512)
         w.beginObject()
         reply(&w, id: r.id, ok: r.error == nil, error: r.error)
@@ -115,7 +117,7 @@ extension AgentRunner {
         guard gyroCalibration == nil else { return "a gyro calibration is already running" }
         guard let r = report, r.source.sensors.contains(.gyroscope) else { return "the source has no gyroscope" }
         guard let service else { return "the pipeline is not running" }
-        let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate)
+        let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate, mount: mountControl?.current ?? .identity)
         do {
             let id = try service.addConsumer(run, schedule: GyroCalibrationRun.schedule)
             gyroCalibration = (run, service, id, MonotonicClock.nowNanos())
@@ -140,17 +142,26 @@ extension AgentRunner {
         w.beginObject()
         let starved = !g.run.isComplete
         let outcome: Result<GyroscopeCalibrator.Result, GyroscopeCalibrator.Failure> = starved ? .failure(.tooFewSamples(0)) : g.run.result()
+        let remounted = mountControl.map { $0.current != g.run.mount } ?? false
         switch outcome {
         case .failure(let f):
             reply(&w, id: g.run.command.id, ok: false, error: starved ? "too few samples arrived (the source stalled or was restarted)" : f.description)
+        case .success where remounted:
+            reply(&w, id: g.run.command.id, ok: false, error: "the mount changed during the calibration (cmd/mount); send the command again")
         case .success(let fit):
             let path = FusionSetup.calibrationPath(configuration)
+            // Measured in board axes; the file keeps chip axes (valid under any later mount).
+            let chipBias = SensorCalibration.chipGyroBias(fit.bias, mount: g.run.mount)
             do throws(FileError) {
-                try GyroCalibrationRun.keep(bias: fit.bias, path: path, sensor: FusionSetup.calibrationSensor(configuration))
+                try GyroCalibrationRun.keep(bias: chipBias, path: path, sensor: FusionSetup.calibrationSensor(configuration))
                 reply(&w, id: g.run.command.id, ok: true, error: nil)
                 w.field("action", g.run.command.action)
                 w.field("state", "done")
                 w.key("bias_dps")
+                w.beginArray()
+                for v in [chipBias.x, chipBias.y, chipBias.z] { w.value(v * 180 / .pi, fractionDigits: 4) }
+                w.endArray()
+                w.key("board_bias_dps")
                 w.beginArray()
                 for v in [fit.bias.x, fit.bias.y, fit.bias.z] { w.value(v * 180 / .pi, fractionDigits: 4) }
                 w.endArray()

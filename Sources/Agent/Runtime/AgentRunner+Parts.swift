@@ -153,7 +153,8 @@ extension AgentRunner {
         var pc = PipelineConfiguration(c)
         pc.sequenceOffset = continuity.nextSequence
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
-        do throws(MountFileError) { pc.mount = try MountSetup.resolve(c) } catch {
+        var mountOrigin = MountSettings.Origin.identity
+        do throws(MountFileError) { (pc.mount, mountOrigin) = try MountSetup.resolveWithOrigin(c) } catch {
             throw ApplyFailure(description: "source.mount: \(error)")
         }
         let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs)
@@ -166,7 +167,11 @@ extension AgentRunner {
         service = svc
         pipeline = p
         report = r
-        if let m = mountControl { m.pipelineStarted(with: pc.mount) } else { mountControl = MountControl(current: pc.mount) }
+        if let m = mountControl {
+            m.pipelineStarted(with: pc.mount, origin: mountOrigin)
+        } else {
+            mountControl = MountControl(current: pc.mount, origin: mountOrigin)
+        }
         if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
     }
 
@@ -182,12 +187,14 @@ extension AgentRunner {
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
     }
 
-    /// Logs capped rates and (re)publishes the retained `meta`.
-    func announce(_ c: AgentConfiguration) {
+    /// Logs capped rates and (re)publishes the retained `meta` (also after `cmd/mount` changed
+    /// the rotations: `meta` reports the applied ones).
+    func announce(_ c: AgentConfiguration, logRates: Bool = true) {
         guard let r = report else { return }
-        logEffectiveRates(r, c)
+        if logRates { logEffectiveRates(r, c) }
         let m = MetaPayload.encode(deviceID: deviceID, report: r, configuration: c,
-                                   availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState)
+                                   availableFrames: availableFrames(r.source.sensors, c), calibration: calibrationState,
+                                   mount: mountControl?.current ?? .identity, mountOrigin: mountControl?.origin ?? .identity)
         meta.withLock { $0 = m }
         if client.isConnected { _ = try? client.publish(topic: topics.meta, payload: m, qos: 1, retain: true) }
     }

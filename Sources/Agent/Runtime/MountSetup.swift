@@ -21,8 +21,14 @@ enum MountSetup {
 
     /// What the pipeline applies for `c`.
     static func resolve(_ c: AgentConfiguration) throws(MountFileError) -> IMUMount {
+        try resolveWithOrigin(c).mount
+    }
+
+    /// What the pipeline applies for `c`, and where it comes from (`meta`'s `mount.source`).
+    static func resolveWithOrigin(_ c: AgentConfiguration) throws(MountFileError) -> (mount: IMUMount, origin: MountSettings.Origin) {
         let m = c.source.mount
-        return m.resolved(learned: m.usesLearned ? try learned(c) : nil)
+        let l = m.usesLearned ? try learned(c) : nil
+        return (m.resolved(learned: l), m.origin(learned: l))
     }
 
     /// The start-up check (`ConfigurationCheck`): the learned file, when used, must be readable.

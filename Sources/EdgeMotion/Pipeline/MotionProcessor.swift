@@ -37,7 +37,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
         fusionConfiguration = configuration
         estimator = DeviceMotionEstimator(
             samplePeriod: 1 / sourceRate, referenceFrame: frame,
-            declination: configuration.declination, calibration: configuration.calibration,
+            declination: configuration.declination, calibration: configuration.calibration.inBoardAxes(mount),
             learnsGyroBias: configuration.learnsGyroBias)
         accelerometerBuffer = SampleBuffer(schedule: schedules[.accelerometer] ?? EffectiveSchedule(.disabled, sourceRate: 0))
         gyroscopeBuffer = SampleBuffer(schedule: schedules[.gyroscope] ?? EffectiveSchedule(.disabled, sourceRate: 0))
@@ -152,12 +152,13 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
                 consumers.removeAll { $0.id == id }
             case .remount(let m):
                 // The filter's state (attitude, bias, heading reference) is in the old axes:
-                // fusion starts over in the new ones, as at start-up.
+                // fusion starts over in the new ones, as at start-up. The calibration is kept in
+                // chip axes: expressed anew in the new board axes it stays right.
                 mount = m
                 let c = fusionConfiguration
                 estimator = DeviceMotionEstimator(
                     samplePeriod: 1 / sourceRate, referenceFrame: defaultFrame, declination: c.declination,
-                    calibration: c.calibration, learnsGyroBias: c.learnsGyroBias)
+                    calibration: c.calibration.inBoardAxes(m), learnsGyroBias: c.learnsGyroBias)
             }
         }
     }

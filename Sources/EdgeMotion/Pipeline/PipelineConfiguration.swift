@@ -35,7 +35,9 @@ public struct PipelineConfiguration: Sendable, Hashable {
     public var referenceFrame: AttitudeReferenceFrame
     /// Magnetic declination in radians, east positive; `nil` when no location is known.
     public var declination: Double?
-    /// Calibration applied to every raw reading before fusion (from the calibration file).
+    /// Calibration applied to every raw reading before fusion (from the calibration file), in
+    /// **chip axes**: the processor expresses it in the board axes of `mount` (and again after
+    /// every remount), so learning or changing the mount never invalidates it.
     public var calibration: SensorCalibration = .none
     /// Chip-to-board rotations applied to every raw sample first (raw streams, fusion, events all
     /// see board axes); `MotionPipeline.setMount` changes it while running.

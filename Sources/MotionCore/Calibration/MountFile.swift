@@ -25,7 +25,12 @@ public enum MountFile {
         body += "format = \(format)\nversion = \(version)\n"
         body += "rotation = \(m.a11) \(m.a12) \(m.a13) \(m.a21) \(m.a22) \(m.a23) \(m.a31) \(m.a32) \(m.a33)\n"
         body += "resting_specific_force = \(f.x) \(f.y) \(f.z)\nsamples = \(samples)\n"
-        return body + "checksum = \(CalibrationFile.hex(CalibrationFile.fnv1a(body)))\n"
+        return seal(body)
+    }
+
+    /// `body` (whole lines, each ending in a newline) with its checksum line appended.
+    public static func seal(_ body: String) -> String {
+        body + "checksum = \(CalibrationFile.hex(CalibrationFile.fnv1a(body)))\n"
     }
 
     /// The rotation in `text`; `source` names the file in errors.

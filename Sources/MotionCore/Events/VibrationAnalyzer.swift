@@ -39,6 +39,8 @@ public struct VibrationConfiguration: Sendable, Equatable {
     public var changeFloor = 0.5
     /// Up to `VibrationReading.maximumBands` bands.
     public var bands: [VibrationBand] = []
+    /// The optional spectrum (off by default; `VibrationSpectrumAnalyzer`).
+    public var spectrum = VibrationSpectrumConfiguration()
     public init() {}
 }
 

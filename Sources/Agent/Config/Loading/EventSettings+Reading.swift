@@ -7,8 +7,9 @@ extension EventSettings {
     enum ThresholdKeys { static let keys = ["above_deg", "below_deg", "dwell_s", "off_dwell_s", "on", "off", "device_class"] }
     enum VibrationKeys {
         static let keys = ["high_pass_hz", "window_s", "running_above_ms2", "idle_below_ms2", "on_dwell_s", "off_dwell_s",
-                           "change_ratio", "bands"]
+                           "change_ratio", "bands", "spectrum"]
     }
+    enum SpectrumKeys { static let keys = ["enabled", "interval_s", "length", "bins", "min_hz"] }
 
     init(reading section: ConfigSection?, with reader: inout ConfigReader) {
         self.init()
@@ -48,6 +49,15 @@ extension EventSettings {
         c.vibration.offDwell = reader.double(v, "off_dwell_s", default: c.vibration.offDwell, unit: " s", allowed: "0 ≤ off_dwell_s ≤ 3600") { $0 >= 0 && $0 <= 3600 }
         c.vibration.changeRatio = reader.double(v, "change_ratio", default: c.vibration.changeRatio, allowed: "1.5 ≤ change_ratio ≤ 100") { $0 >= 1.5 && $0 <= 100 }
         readBands(v, into: &c, with: &reader)
+        let sp = reader.section(v?["spectrum"], path: "events.vibration.spectrum", keys: SpectrumKeys.keys)
+        c.vibration.spectrum.enabled = reader.bool(sp, "enabled", default: c.vibration.spectrum.enabled)
+        c.vibration.spectrum.interval = reader.double(sp, "interval_s", default: c.vibration.spectrum.interval, unit: " s",
+                                                      allowed: "1 ≤ interval_s ≤ 3600") { $0 >= 1 && $0 <= 3600 }
+        c.vibration.spectrum.length = reader.integer(sp, "length", default: c.vibration.spectrum.length, unit: " samples",
+                                                     oneOf: [64, 128, 256, 512, 1024, 2048, 4096])
+        c.vibration.spectrum.bins = reader.integer(sp, "bins", default: c.vibration.spectrum.bins, allowed: "1 ≤ bins ≤ 64") { $0 >= 1 && $0 <= 64 }
+        c.vibration.spectrum.lowestFrequency = reader.double(sp, "min_hz", default: c.vibration.spectrum.lowestFrequency, unit: " Hz",
+                                                             allowed: "0.1 ≤ min_hz ≤ 1000") { $0 >= 0.1 && $0 <= 1000 }
         if section != nil, let problem = c.validationError() { reader.report("events", at: section?.mark, problem) }
         detectors = c
     }
@@ -79,7 +89,7 @@ extension EventSettings {
             let offDwell = reader.double(t, "off_dwell_s", default: dwell, unit: " s", allowed: "0 ≤ off_dwell_s ≤ 3600") { $0 >= 0 && $0 <= 3600 }
             let on = reader.string(t, "on", default: "on"), off = reader.string(t, "off", default: "off")
             // Home Assistant rejects a binary sensor whose device class it does not know.
-            let deviceClass = reader.optionalChoice(t, "device_class", oneOf: HomeAssistantDiscovery.binarySensorDeviceClasses)
+            let deviceClass = reader.optionalChoice(t, "device_class", oneOf: EventSettings.homeAssistantDeviceClasses)
             c.tiltThresholds.append(TiltThreshold(name: name, onAbove: above, offBelow: below, onDwell: dwell, offDwell: offDwell,
                                                   onName: on, offName: off))
             deviceClasses.append(deviceClass)

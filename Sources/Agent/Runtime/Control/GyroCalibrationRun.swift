@@ -3,7 +3,7 @@ import MotionCore
 import Synchronization
 
 /// One `cmd/calibrate` `gyro` run: a temporary consumer of the raw gyroscope stream (rad/s,
-/// sensor frame, before calibration) that averages `duration` seconds of samples with
+/// board axes of `mount`, before calibration) that averages `duration` seconds of samples with
 /// `GyroscopeCalibrator` (which refuses a run during which the device moved).
 ///
 /// The runner adds it to the service, polls `isComplete` from its main loop, then removes it
@@ -11,12 +11,16 @@ import Synchronization
 /// once per batch, and only while a calibration runs.
 final class GyroCalibrationRun: PipelineOutput {
     let command: CalibrationCommand
+    /// The chip-to-board rotations in force when the run started: the samples are in its board
+    /// axes, and `Rᵀ` turns the measured bias into the chip axes the calibration file keeps.
+    let mount: IMUMount
     private let wanted: Int
     private let state = Mutex<(calibrator: GyroscopeCalibrator, count: Int)>((GyroscopeCalibrator(), 0))
 
     /// `sourceRate` in Hz: `duration × sourceRate` samples are averaged.
-    init(command: CalibrationCommand, sourceRate: Double) {
+    init(command: CalibrationCommand, sourceRate: Double, mount: IMUMount = .identity) {
         self.command = command
+        self.mount = mount
         wanted = max(1, Int((command.duration * sourceRate).rounded()))
     }
 

@@ -66,14 +66,22 @@ final class MountControl {
 
     /// The rotations the running pipeline applies.
     private(set) var current: IMUMount
+    /// Where `current` comes from (`meta`'s `mount.source`).
+    private(set) var origin: MountSettings.Origin
     private var pending: Pending?
     private let log = Logger(label: "mount")
 
-    init(current: IMUMount) { self.current = current }
+    init(current: IMUMount, origin: MountSettings.Origin) {
+        self.current = current
+        self.origin = origin
+    }
 
     /// A new pipeline started with `mount` (start or reload); a learning in progress is abandoned
     /// (its reply comes from the next `poll`).
-    func pipelineStarted(with mount: IMUMount) { current = mount }
+    func pipelineStarted(with mount: IMUMount, origin: MountSettings.Origin) {
+        current = mount
+        self.origin = origin
+    }
 
     /// Starts or performs `command`. Returns the reply now, or `nil` while samples are collected
     /// (then `poll` answers).
@@ -91,6 +99,7 @@ final class MountControl {
                 return refuse("cannot remove \(path): \(String(cString: strerror(errno)))")
             }
             current = c.source.mount.resolved(learned: nil)
+            origin = c.source.mount.origin(learned: nil)
             pipeline.setMount(current)
             log.notice("learned mount cleared", ["file": path])
             return Reply(id: command.id, action: .clear, mount: current)
@@ -128,6 +137,7 @@ final class MountControl {
                 return refuse("cannot keep the learned mount in \(path): \(error); nothing applied (state_directory must be writable)")
             }
             current = c.source.mount.resolved(learned: r.mount)
+            origin = c.source.mount.origin(learned: r.mount)
             p.pipeline.setMount(current)
             log.notice("mount learned and applied", ["file": path, "samples": "\(r.samples)",
                                                      "tilt_deg": "\((Reply.tiltDegrees(r.meanSpecificForce) * 100).rounded() / 100)"])

@@ -36,15 +36,19 @@ public final class MotionEventManager: Sendable {
     public var state: MotionEventState? { sink.latest.load() }
 
     /// Calls `handler` on `queue` for every event, `stateHandler` once per vibration window, and
-    /// `zeroHandler` after `setLevel()` with the new zero pose (persist it). Throws
+    /// `zeroHandler` after `setLevel()` with the new zero pose (persist it), `spectrumHandler`
+    /// with each vibration spectrum when `configuration.vibration.spectrum.enabled`. Throws
     /// `MotionError` when there is no accelerometer or the source cannot start.
     public func startEventUpdates(to queue: DispatchQueue, withHandler handler: @escaping @Sendable (MotionEvent) -> Void,
                                   stateHandler: (@Sendable (MotionEventState) -> Void)? = nil,
-                                  zeroHandler: (@Sendable (Vector3) -> Void)? = nil) throws(MotionError) {
+                                  zeroHandler: (@Sendable (Vector3) -> Void)? = nil,
+                                  spectrumHandler: (@Sendable (VibrationSpectrum) -> Void)? = nil) throws(MotionError) {
         guard isAvailable else {
             throw MotionError(.notAvailable, detail: "\(service.capabilities.name) has no accelerometer")
         }
-        sink.handlers.withLock { $0 = .init(queue: queue, event: handler, state: stateHandler, zeroChanged: zeroHandler) }
+        sink.handlers.withLock {
+            $0 = .init(queue: queue, event: handler, state: stateHandler, zeroChanged: zeroHandler, spectrum: spectrumHandler)
+        }
         try consumer.withLock { (id: inout MotionConsumerID?) throws(MotionError) in
             guard id == nil else { return }
             do {

@@ -4,14 +4,14 @@ import Synchronization
 
 /// The motion-event manager's pipeline consumer: runs `MotionEventDetectors` on every
 /// accelerometer sample (at the source rate) on the processing thread. Per sample nothing is
-/// allocated; an event (rare) and a state snapshot (once per vibration window) are handed to
-/// the client's queue.
+/// allocated; an event (rare), a state snapshot (once per vibration window) and, when enabled,
+/// a vibration spectrum (once per `vibration.spectrum.interval`) are handed to the client's queue.
 ///
 /// Commands (set level, tamper arm/disarm) arrive from any thread as bits in an atomic word and
 /// are applied at the start of the next batch, so the per-sample path takes no lock.
 final class MotionEventSink: PipelineOutput, @unchecked Sendable {
-    // @unchecked: `detectors` and `pendingZero`'s use are touched only on the processing
-    // thread (the pipeline calls an output from that one thread); everything shared across
+    // @unchecked: `detectors`, `spectrum` (a class owning its buffers) and `pendingZero`'s use
+    // are touched only on the processing thread (the pipeline calls an output from that one thread); everything shared across
     // threads is an `Atomic`, a `Mutex` or a `LatestValue`.
     struct Handlers: Sendable {
         var queue: DispatchQueue
@@ -19,6 +19,8 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
         var state: (@Sendable (MotionEventState) -> Void)?
         /// Called after "set level" with the new zero up-vector (to persist it).
         var zeroChanged: (@Sendable (Vector3) -> Void)?
+        /// Called with each vibration spectrum (`vibration.spectrum.enabled`, every `interval` s).
+        var spectrum: (@Sendable (VibrationSpectrum) -> Void)? = nil
     }
 
     static let commandZero: UInt32 = 1, commandArm: UInt32 = 2, commandDisarm: UInt32 = 4, commandRestoreZero: UInt32 = 8
@@ -29,6 +31,8 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
     let commands = Atomic<UInt32>(0)
     let restoredZero = Mutex<Vector3?>(nil)
     private var detectors: MotionEventDetectors?
+    /// The optional spectrum; its ring is filled per sample, its transform runs at the publish rate.
+    private var spectrum: VibrationSpectrumAnalyzer?
     private var restoredStates: [Bool]
 
     init(configuration: MotionEventConfiguration, zero: Vector3?, thresholdStates: [Bool]) {
@@ -47,6 +51,9 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
             var d = MotionEventDetectors(configuration: configuration, sampleRate: 1 / interval)
             d.restoreThresholds(restoredStates)
             detectors = d
+            if configuration.vibration.spectrum.enabled {
+                spectrum = VibrationSpectrumAnalyzer(configuration: configuration.vibration.spectrum, sampleRate: 1 / interval)
+            }
         }
         applyCommands()
         let h = handlers.withLock { $0 }
@@ -55,6 +62,11 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
             let gyro: Vector3? = s.contents.contains(.gyroscope) ? s.rotationRate : nil
             let windowEnded = detectors!.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: gyro) { e in
                 if let h, let handler = h.event { h.queue.async { handler(e) } }
+            }
+            if let sp = spectrum, sp.add(s.specificForce, time: s.timestamp) {
+                // Once per `interval` s: the transform and the result's arrays, off the per-sample path.
+                let result = sp.compute(time: s.timestamp)
+                if let h, let handler = h.spectrum { h.queue.async { handler(result) } }
             }
             if windowEnded {
                 let state = snapshot(time: s.timestamp)
