@@ -16,9 +16,12 @@ import MotionCore
 /// timer fanning each event out to every page. A probe output on the processing thread reads
 /// that thread's CPU time and heap allocations (malloc interposer) between its first and last
 /// burst, so the numbers are the per-sample path's own, whatever the pages cost elsewhere.
+/// `calibrating`: the calibration page's accel and mag steps' consumers (`CalibrationCapture`)
+/// collect at once besides the pages (the page runs one at a time: this row overstates it).
 enum DashboardRun {
     struct Result {
         var clients: Int
+        var calibrating = false
         var threadNanosPerSample: Double
         var allocationsPerSample: Double
         var processNanosPerSample: Double
@@ -86,7 +89,7 @@ enum DashboardRun {
         }
     }
 
-    static func once(clients: Int, trial: TrialData, samples total: Int, rate: Double) throws -> Result {
+    static func once(clients: Int, calibrating: Bool = false, trial: TrialData, samples total: Int, rate: Double) throws -> Result {
         let c = WholePathCase.everySample(rate: rate, publishRate: 10)
         var agent = AgentConfiguration()
         agent.http.enabled = true
@@ -97,6 +100,8 @@ enum DashboardRun {
         let service = MotionService(source: source, configuration: c.configuration, outputs: [probe])
         try service.start(holdingDelivery: true)
         dashboard.attach(service: service, activity: false, configuration: agent)
+        let captures = calibrating ? [CalibrationCapture(kind: .accel, sourceRate: rate), CalibrationCapture(kind: .mag, sourceRate: rate)] : []
+        for capture in captures { _ = try service.addConsumer(capture, schedule: capture.schedule) }
         var pages: [Page] = []
         if clients > 0 {
             pages = try (0..<clients).map { _ in try Page(port: dashboard.server.port, reads: true) }
@@ -112,28 +117,34 @@ enum DashboardRun {
         dashboard.stop()
         service.stop()
         guard let a = probe.first, let b = probe.last, b.states > a.states else { throw BenchError("the probe saw fewer than two bursts") }
+        guard captures.allSatisfy({ $0.progress.samples > 0 }) else { throw BenchError("the calibration consumers saw no samples") }
         let n = Double(b.states - a.states)
         blackHole(probe.encoder.bytes)
-        return Result(clients: clients, threadNanosPerSample: Double(b.cpu - a.cpu) / n,
+        return Result(clients: clients, calibrating: calibrating, threadNanosPerSample: Double(b.cpu - a.cpu) / n,
                       allocationsPerSample: Double(b.allocations - a.allocations) / n,
                       processNanosPerSample: Double(cpu1 - cpu0) / Double(total),
                       eventsSent: hub.broadcast, eventsDropped: hub.dropped)
     }
 
-    /// Alternating runs with 0 and 20 pages (`repeats` each); min and median per client count.
-    static func table(trial: TrialData, samples: Int, repeats: Int, rate: Double, clientCounts: [Int]) throws -> String {
+    /// Alternating runs with 0 and 20 pages (`repeats` each), and with `calibration` 20 pages
+    /// plus the calibration steps' consumers; min and median per row.
+    static func table(trial: TrialData, samples: Int, repeats: Int, rate: Double, clientCounts: [Int], calibration: Bool = false) throws -> String {
+        let kinds = clientCounts.map { ($0, false) } + (calibration ? [(clientCounts.last ?? 20, true)] : [])
         var rows: [Int: [Result]] = [:]
         for _ in 0..<repeats {
-            for k in clientCounts { rows[k, default: []].append(try once(clients: k, trial: trial, samples: samples, rate: rate)) }
+            for (i, (k, cal)) in kinds.enumerated() {
+                rows[i, default: []].append(try once(clients: k, calibrating: cal, trial: trial, samples: samples, rate: rate))
+            }
         }
         func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
         var out = "edgemotion-bench dashboard — \(samples) samples at \(Int(rate)) Hz, 4 streams at the source rate, JSON-encoded; "
         out += "\(repeats) runs each; load average \(StageReport.loadAverage())\n"
-        out += "pages  processing-thread ns/sample (min / median)  allocs/sample  process ns/sample (median)  live events sent / dropped\n"
-        for k in clientCounts {
-            let r = rows[k] ?? []
+        let first = calibration ? 24 : 7
+        out += "pages".padding(first) + "processing-thread ns/sample (min / median)  allocs/sample  process ns/sample (median)  live events sent / dropped\n"
+        for (i, (k, cal)) in kinds.enumerated() {
+            let r = rows[i] ?? []
             let t = r.map(\.threadNanosPerSample)
-            out += "\(k == 0 ? "0" : "\(k)+1")".padding(7)
+            out += "\(k == 0 ? "0" : "\(k)+1")\(cal ? " +accel+mag steps" : "")".padding(first)
             out += "\(Int(t.min() ?? .nan)) / \(Int(median(t)))".padding(46)
             out += "\(String(format3: r.map(\.allocationsPerSample).max() ?? .nan))".padding(15)
             out += "\(Int(median(r.map(\.processNanosPerSample))))".padding(28)

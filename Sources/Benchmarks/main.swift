@@ -11,7 +11,7 @@ let usage = """
 usage: edgemotion-bench stages [--json] [--repeats R] [--samples N] [--trial FILE.csv.gz]
        edgemotion-bench profile [--filter robust|complementary] [--samples N] [--rate HZ]
                                 [--publish-rate N] [--streams 1…4] [--synthetic]
-       edgemotion-bench dashboard [--samples N] [--repeats R] [--rate HZ] [--trial FILE.csv.gz]
+       edgemotion-bench dashboard [--samples N] [--repeats R] [--rate HZ] [--trial FILE.csv.gz] [--calibration]
        edgemotion-bench subscribe --url mqtt://127.0.0.1:PORT --topic PATTERN [--topic …]
                                   --seconds S [--warm-up S] [--ready FILE]
 
@@ -22,7 +22,8 @@ stages     per-stage ns/sample (thread CPU time; min and median over R repeats) 
 profile    the whole per-sample path once (3 passes: warm-up, allocation count, timed), for
            valgrind --tool=callgrind.
 dashboard  the per-sample path (processing thread CPU ns and heap allocations per sample) with the
-           dashboard on and 0 pages, then 20 pages reading /events plus one that never reads.
+           dashboard on and 0 pages, then 20 pages reading /events plus one that never reads
+           (--calibration: and a row with the calibration page's accel and mag steps collecting).
 subscribe  counts batches per topic (seq gaps = missing) and measures per-sample latency from the
            sample timestamp (t0_mono_ns + dt_us) to arrival, both CLOCK_MONOTONIC; prints JSON.
 """
@@ -71,7 +72,7 @@ do {
         let trial = try TrialData.load(path: option("--trial"))
         print(try DashboardRun.table(trial: trial, samples: Int(option("--samples") ?? "") ?? 400_000,
                                      repeats: Int(option("--repeats") ?? "") ?? 3, rate: Double(option("--rate") ?? "") ?? 1000,
-                                     clientCounts: [0, 20]))
+                                     clientCounts: [0, 20], calibration: args.contains("--calibration")))
     case "subscribe":
         guard let url = option("--url"), let seconds = Double(option("--seconds") ?? "") else {
             stderrPrint(usage); exit(64)

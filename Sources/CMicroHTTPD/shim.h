@@ -6,10 +6,14 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 
+// `completed` (may be NULL) is called with `handler_cls` when a request ends, however it ends
+// (MHD_OPTION_NOTIFY_COMPLETED: it frees what the handler kept for a request body).
 static inline struct MHD_Daemon *em_mhd_start(unsigned int flags, uint16_t port,
                                               MHD_AccessHandlerCallback handler, void *handler_cls,
+                                              MHD_RequestCompletedCallback completed,
                                               struct MHD_OptionItem *options) {
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

@@ -1,13 +1,16 @@
-/// One HTTP request as the server hands it to a route (GET and HEAD only: the dashboard
-/// changes nothing over HTTP).
+/// One HTTP request as the server hands it to a route: GET and HEAD, or a POST to one of
+/// `HTTPServer.Options.postPaths` with a JSON body of at most `Options.maximumBodyBytes`.
 public struct HTTPRequest: Sendable {
     public var method: String
     /// The path without the query string (`/metrics`), as the client sent it.
     public var path: String
+    /// The body of a POST (empty for GET/HEAD).
+    public var body: [UInt8]
 
-    public init(method: String, path: String) {
+    public init(method: String, path: String, body: [UInt8] = []) {
         self.method = method
         self.path = path
+        self.body = body
     }
 }
 

@@ -5,8 +5,14 @@ import Synchronization
 import Glibc
 #endif
 
-/// A small HTTP(S) server over libmicrohttpd: GET/HEAD routes answered by one handler, optional
-/// basic auth and TLS, Server-Sent Events streams. The thin, unsafe part of the dashboard.
+/// A small HTTP(S) server over libmicrohttpd: GET/HEAD routes answered by one handler, a few
+/// POST routes with a small JSON body (`Options.postPaths`), optional basic auth and TLS,
+/// Server-Sent Events streams. The thin, unsafe part of the dashboard.
+///
+/// A POST must name a path in `postPaths` (else 405), send `Content-Type: application/json`
+/// (else 415: a plain HTML form cannot, so another site cannot post through the user's
+/// browser), carry no `Origin` other than this server's own `Host` (else 403), and a body of at
+/// most `maximumBodyBytes` (else 413). Basic auth is checked before the body is read.
 ///
 /// libmicrohttpd runs a listening thread and one thread per connection (bounded by
 /// `Options.connectionLimit`); each request reads only what a route returns. Bad input is
@@ -33,6 +39,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var memoryLimit = 32 * 1024
         /// How long a stream read waits for an event before sending a keep-alive comment, ms.
         public var streamKeepAliveMilliseconds = 1000
+        /// The paths that take a POST (each with a JSON body); every other path is GET/HEAD only.
+        public var postPaths: Set<String> = []
+        /// Largest POST body, bytes.
+        public var maximumBodyBytes = 4096
 
         public init(listen: HTTPListenAddress) { self.listen = listen }
     }
@@ -83,7 +93,7 @@ public final class HTTPServer: @unchecked Sendable {
             items.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
             let me = Unmanaged.passUnretained(self).toOpaque()
             return items.withUnsafeMutableBufferPointer { buffer in
-                em_mhd_start(flags, options.listen.port, httpAccessHandler, me, buffer.baseAddress)
+                em_mhd_start(flags, options.listen.port, httpAccessHandler, me, httpRequestCompleted, buffer.baseAddress)
             }
         }
         guard let started else {
@@ -121,12 +131,33 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Requests (libmicrohttpd's threads)
 
-    fileprivate func handle(_ connection: OpaquePointer, url: String, method: String, uploadSize: Int) -> MHD_Result {
-        requests.add(1, ordering: .relaxed)
-        guard method == "GET" || method == "HEAD" else {
-            return queue(connection, .text(405, "only GET and HEAD\n"), extraHeaders: [("Allow", "GET, HEAD")])
+    fileprivate func handle(_ connection: OpaquePointer, url: String, method: String, uploadData: UnsafePointer<CChar>?,
+                            uploadSize: UnsafeMutablePointer<Int>?, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+        // A POST body arrives over several calls: the first (headers only) keeps a `RequestBody`
+        // in `state`, the next ones append to it, the last (no data left) answers.
+        if let state, let kept = state.pointee {
+            let body = Unmanaged<RequestBody>.fromOpaque(kept).takeUnretainedValue()
+            if let size = uploadSize, size.pointee > 0 {
+                if let uploadData, body.bytes.count + size.pointee <= options.maximumBodyBytes {
+                    body.bytes += UnsafeRawBufferPointer(start: uploadData, count: size.pointee)
+                } else {
+                    body.tooLarge = true
+                }
+                size.pointee = 0
+                return .YES
+            }
+            state.pointee = nil
+            Unmanaged<RequestBody>.fromOpaque(kept).release()
+            if body.tooLarge { return queue(connection, .text(413, "the body is larger than \(options.maximumBodyBytes) bytes\n")) }
+            return queue(connection, handler(HTTPRequest(method: method, path: url, body: body.bytes)))
         }
-        guard uploadSize == 0 else { return queue(connection, .text(400, "a GET has no body\n")) }
+        requests.add(1, ordering: .relaxed)
+        let isPost = method == "POST"
+        guard method == "GET" || method == "HEAD" || isPost else {
+            return queue(connection, .text(405, "only GET and HEAD (and POST to \(options.postPaths.sorted().joined(separator: ", ")))\n"),
+                         extraHeaders: [("Allow", "GET, HEAD")])
+        }
+        guard isPost || (uploadSize?.pointee ?? 0) == 0 else { return queue(connection, .text(400, "a GET has no body\n")) }
         // Every route is a fixed name: anything that looks like a way out of it is refused.
         guard url.hasPrefix("/"), !url.contains(".."), !url.contains("\\"), !url.utf8.contains(0), url.utf8.count <= 256 else {
             return queue(connection, .text(400, "bad path\n"))
@@ -138,7 +169,29 @@ public final class HTTPServer: @unchecked Sendable {
             defer { MHD_destroy_response(response) }
             return MHD_queue_basic_auth_fail_response(connection, "EdgeMotion", response)
         }
-        return queue(connection, handler(HTTPRequest(method: method, path: url)))
+        guard isPost else { return queue(connection, handler(HTTPRequest(method: method, path: url))) }
+        guard options.postPaths.contains(url) else {
+            return queue(connection, .text(405, "\(url) takes only GET and HEAD\n"), extraHeaders: [("Allow", "GET, HEAD")])
+        }
+        let contentType = Self.header(connection, "Content-Type") ?? ""
+        guard contentType.lowercased().hasPrefix("application/json") else {
+            return queue(connection, .text(415, "a POST to \(url) needs Content-Type: application/json (found '\(contentType.prefix(64))')\n"))
+        }
+        if let origin = Self.header(connection, "Origin") {
+            let host = Self.header(connection, "Host") ?? ""
+            let scheme = options.tls == nil ? "http://" : "https://"
+            guard origin == scheme + host else {
+                return queue(connection, .text(403, "a POST from another site (Origin \(origin.prefix(128))) is refused\n"))
+            }
+        }
+        guard let state else { return .NO }
+        state.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+        return .YES
+    }
+
+    /// The value of request header `name`, if sent.
+    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
     private static func authorised(_ connection: OpaquePointer, _ auth: (username: String, password: String)) -> Bool {
@@ -220,10 +273,23 @@ private let streamFree: MHD_ContentReaderFreeCallback = { cls in
     context.hub.disconnect(context.client)
 }
 
-private let httpAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, _ in
+/// A POST body being received (kept in the request's `con_cls` between calls).
+private final class RequestBody {
+    var bytes: [UInt8] = []
+    var tooLarge = false
+}
+
+private let httpAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
     let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
     return server.handle(connection!, url: url.map { String(cString: $0) } ?? "", method: method.map { String(cString: $0) } ?? "",
-                         uploadSize: uploadSize?.pointee ?? 0)
+                         uploadData: uploadData, uploadSize: uploadSize, state: state)
+}
+
+/// A request ended (answered, or the client went away mid-body): frees a body still kept.
+private let httpRequestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    guard let state, let kept = state.pointee else { return }
+    state.pointee = nil
+    Unmanaged<RequestBody>.fromOpaque(kept).release()
 }
 
 /// Calls `body` with a `sockaddr_in`/`sockaddr_in6` for `address` (valid only inside `body`).

@@ -30,6 +30,10 @@ enum FuzzReplayers {
                 precondition(MountCommand.samplesRange.contains(m.samples))
             }
             _ = CalibrationCommand.parse(bytes)
+            // The calibration page's POST /api/calibration body: the same parser, more actions.
+            if case .success(let c) = CalibrationCommand.parse(bytes, actions: CalibrationCommand.dashboardActions) {
+                precondition(CalibrationCommand.dashboardActions.contains(c.action) && CalibrationCommand.durationRange.contains(c.duration))
+            }
         },
         "config": { bytes in
             if let c = try? ConfigurationLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.yaml") {
@@ -153,8 +157,15 @@ enum HTTPFuzzServers {
         var o = HTTPServer.Options(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
         o.timeoutSeconds = 1
         if auth { o.basicAuth = ("edge", "motion") }
+        // As the dashboard's: one POST route with a small JSON body (the calibration page's).
+        o.postPaths = ["/api/calibration"]
+        o.maximumBodyBytes = 4096
         return try! HTTPServer(options: o) { r in
-            r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
+            if r.method == "POST" {
+                precondition(r.path == "/api/calibration" && r.body.count <= 4096, "a POST the server should have refused")
+                return .body(status: 202, contentType: "application/json", bytes: Array("{\"bytes\":\(r.body.count)}".utf8))
+            }
+            return r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
         }
     }
 
@@ -163,6 +174,10 @@ enum HTTPFuzzServers {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0)
         defer { close(fd) }
+        // Closed with a reset, not into TIME_WAIT: ~1000 exchanges a second would otherwise use up
+        // the ephemeral ports within half a minute and `connect` would fail (not the server's fault).
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
         a.sin_port = port.bigEndian

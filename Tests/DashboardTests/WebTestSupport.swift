@@ -46,14 +46,17 @@ enum Web {
 
     /// A private broker and the agent on the simulator (200 Hz, walking, real time) with its
     /// dashboard on a free loopback port (`http`: more `http:` keys, e.g. `live_rate: 30`); returns them and the dashboard's URL (`http://127.0.0.1:P/`).
-    static func startAgent(id: String = "web", http: String = "", extraYAML: String = "") throws -> (MosquittoBroker, AgentProcess, String) {
+    /// `simulator`: the `source.simulator` keys. `listen`: `http.listen`.
+    static func startAgent(id: String = "web", http: String = "", extraYAML: String = "",
+                           simulator: String = "scenario: walking, real_time: true, magnetometer: true",
+                           listen: String = "127.0.0.1:0") throws -> (MosquittoBroker, AgentProcess, String) {
         let broker = try MosquittoBroker.start()
         let state = NSTemporaryDirectory() + "em-http-\(UUID().uuidString)"
         let config = try AgentProcess.writeConfig("""
             device: { id: \(id) }
-            source: { type: simulator, rate: 200, simulator: { scenario: walking, real_time: true, magnetometer: true } }
+            source: { type: simulator, rate: 200, simulator: { \(simulator) } }
             state_directory: \(state)
-            http: { enabled: true, listen: "127.0.0.1:0"\(http.isEmpty ? "" : ", " + http) }
+            http: { enabled: true, listen: "\(listen)"\(http.isEmpty ? "" : ", " + http) }
             \(extraYAML)
             """)
         let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])

@@ -1,5 +1,6 @@
 // libFuzzer target `http`: arbitrary bytes sent as one raw request to the dashboard's HTTPServer
-// (libmicrohttpd's parser, the path/method checks, basic auth) on a loopback socket, and the first
+// (libmicrohttpd's parser, the path/method checks, basic auth, POST bodies: the calibration
+// page's /api/calibration route with its Content-Type/Origin/size checks) on a loopback socket, and the first
 // line parsed as an `http.listen` value (HTTPListenAddress). An odd last byte picks the server
 // with basic auth. Every response must be HTTP; every 64 inputs the server must still answer a
 // plain GET. Built and run by scripts/fuzz (swiftc -sanitize=fuzzer); not part of the package.
@@ -12,8 +13,15 @@ private func makeServer(auth: Bool) -> HTTPServer {
     var o = HTTPServer.Options(listen: HTTPListenAddress(host: "127.0.0.1", port: 0))
     o.timeoutSeconds = 1
     if auth { o.basicAuth = ("edge", "motion") }
+    // As the dashboard's: one POST route with a small JSON body (the calibration page's).
+    o.postPaths = ["/api/calibration"]
+    o.maximumBodyBytes = 4096
     return try! HTTPServer(options: o) { r in
-        r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
+        if r.method == "POST" {
+            precondition(r.path == "/api/calibration" && r.body.count <= 4096, "a POST the server should have refused")
+            return .body(status: 202, contentType: "application/json", bytes: Array("{\"bytes\":\(r.body.count)}".utf8))
+        }
+        return r.path == "/" ? .body(status: 200, contentType: "text/plain", bytes: Array("ok\n".utf8)) : .notFound()
     }
 }
 private let servers = [makeServer(auth: false), makeServer(auth: true)]
@@ -24,6 +32,10 @@ private func exchange(_ port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     precondition(fd >= 0)
     defer { close(fd) }
+    // Closed with a reset, not into TIME_WAIT: ~1000 exchanges a second would otherwise use up
+    // the ephemeral ports within half a minute and `connect` would fail (not the server's fault).
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     var a = sockaddr_in()
     a.sin_family = sa_family_t(AF_INET)
     a.sin_port = port.bigEndian

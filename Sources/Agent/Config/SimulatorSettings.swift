@@ -14,7 +14,8 @@ public struct SimulatorSettings: Sendable, Equatable {
     public var magnetometer: Bool
     /// `gyroscope`: simulate a gyroscope.
     public var gyroscope: Bool
-    /// `gyro_bias_dps`: constant gyroscope bias added on every axis, degrees per second.
+    /// `gyro_bias_dps`: constant gyroscope bias b, degrees per second, added as (b, −0.6 b, 0.4 b)
+    /// on x, y, z (SourceFactory).
     public var gyroBiasDegreesPerSecond: Double
     /// `noise`: add sensor noise.
     public var noise: Bool

@@ -18,6 +18,11 @@ import Glibc
 /// one timer at `http.live_rate`; each tick builds one JSON event and hands the same bytes to
 /// every page's bounded queue (`EventHub`: drop-oldest, counted). The main loop hands over its
 /// counters (`update`) a few times a second. `package`: edgemotion-bench measures it.
+///
+/// The calibration page (`/calibrate`) posts `CalibrationCommand` payloads to
+/// `/api/calibration`; they are checked here, queued (at most `maximumCalibrationRequests`) and
+/// carried out by the main loop, which hands back the flow's state (`setCalibrationStatus`).
+/// Writes are refused when the dashboard listens beyond loopback without basic auth.
 package final class AgentDashboard: Sendable {
     package let server: HTTPServer
     package let hub: EventHub
@@ -31,18 +36,27 @@ package final class AgentDashboard: Sendable {
     private let period: Double
     private let lastUpdate = Mutex<(nanos: UInt64, samples: UInt64)>((0, 0))
     private let log = Logger(label: "dashboard")
+    /// Checked calibration commands waiting for the main loop, and the flow's latest JSON.
+    private let calibrationRequests = Mutex<[CalibrationCommand]>([])
+    private let calibrationStatus = Mutex<[UInt8]>(Array(#"{"active":null}"#.utf8))
+    /// Whether POSTs may change anything: loopback only, or basic auth.
+    private let writesAllowed: Bool
+    static let maximumCalibrationRequests = 8
 
     /// Starts serving; the live stream starts empty until `attach`.
     package init(configuration c: AgentConfiguration) throws {
         settings = c.http
         let listen = try HTTPListenAddress(parsing: c.http.listen)
         var options = HTTPServer.Options(listen: listen)
+        options.postPaths = ["/api/calibration"]
+        options.maximumBodyBytes = CommandObject.maximumPayloadBytes
         if let user = c.http.username, let file = c.http.passwordFile {
             options.basicAuth = (user, try PasswordFile.read(file, key: "http.password_file"))
         }
         if let cert = c.http.certFile, let key = c.http.keyFile {
             options.tls = (try Self.text(cert, key: "http.cert_file"), try Self.text(key, key: "http.key_file"))
         }
+        writesAllowed = listen.isLoopback || options.basicAuth != nil
         let hub = EventHub(queueCapacity: 16, maximumClients: c.http.maxClients)
         self.hub = hub
         configurationJSON = Mutex(ConfigurationView.json(c))
@@ -119,9 +133,50 @@ package final class AgentDashboard: Sendable {
         case "/api/activity": json(activityTimeline())
         case "/api/live": json(liveJSON())
         case "/healthz": .text(200, "ok\n")
+        case "/calibrate", "/calibrate.html": .body(status: 200, contentType: "text/html; charset=utf-8", bytes: DashboardAssets.calibrateHTML)
+        case "/calibrate.js": .body(status: 200, contentType: "text/javascript; charset=utf-8", bytes: DashboardAssets.calibrateJS)
+        case "/api/calibration": r.method == "POST" ? calibrationRequest(r.body) : json(calibrationStatus.withLock { $0 })
         default: .notFound()
         }
     }
+
+    /// A POST to `/api/calibration`: 202 when queued for the main loop, else 400/403/503 with
+    /// `{"ok":false,"error":…}`.
+    private func calibrationRequest(_ body: [UInt8]) -> HTTPResponse {
+        func answer(_ status: Int, _ id: String?, _ error: String?, action: String? = nil) -> HTTPResponse {
+            var w = JSONWriter(capacity: 256)
+            w.beginObject()
+            if let id { w.field("id", id) }
+            w.field("ok", error == nil)
+            if let error { w.field("error", error) }
+            if let action { w.field("action", action); w.field("state", "queued") }
+            w.endObject()
+            return .body(status: status, contentType: "application/json", bytes: w.buffer)
+        }
+        guard writesAllowed else {
+            return answer(403, nil, "calibrating over HTTP needs http.username and http.password_file when http.listen is not loopback")
+        }
+        switch CalibrationCommand.parse(body, actions: CalibrationCommand.dashboardActions) {
+        case .failure(let f):
+            return answer(400, f.id, "/api/calibration: \(f.message)")
+        case .success(let command):
+            let queued = calibrationRequests.withLock { q -> Bool in
+                guard q.count < Self.maximumCalibrationRequests else { return false }
+                q.append(command)
+                return true
+            }
+            guard queued else { return answer(503, command.id, "too many calibration requests waiting; try again in a second") }
+            return answer(202, command.id, nil, action: command.action)
+        }
+    }
+
+    /// The calibration commands posted since the last call (main loop).
+    func takeCalibrationRequests() -> [CalibrationCommand] {
+        calibrationRequests.withLock { q in defer { q.removeAll() }; return q }
+    }
+
+    /// The calibration flow's state for `GET /api/calibration` (main loop).
+    func setCalibrationStatus(_ json: [UInt8]) { calibrationStatus.withLock { $0 = json } }
 
     private func json(_ bytes: [UInt8]) -> HTTPResponse {
         .body(status: 200, contentType: "application/json", bytes: bytes)

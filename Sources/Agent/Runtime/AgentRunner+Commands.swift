@@ -145,9 +145,13 @@ extension AgentRunner {
         let remounted = mountControl.map { $0.current != g.run.mount } ?? false
         switch outcome {
         case .failure(let f):
-            reply(&w, id: g.run.command.id, ok: false, error: starved ? "too few samples arrived (the source stalled or was restarted)" : f.description)
+            let problem = starved ? "too few samples arrived (the source stalled or was restarted)" : f.description
+            reply(&w, id: g.run.command.id, ok: false, error: problem)
+            calibrationPage.flow.gyroFinished(.failure(.init(description: problem)))
         case .success where remounted:
-            reply(&w, id: g.run.command.id, ok: false, error: "the mount changed during the calibration (cmd/mount); send the command again")
+            let problem = "the mount changed during the calibration (cmd/mount); send the command again"
+            reply(&w, id: g.run.command.id, ok: false, error: problem)
+            calibrationPage.flow.gyroFinished(.failure(.init(description: problem)))
         case .success(let fit):
             let path = FusionSetup.calibrationPath(configuration)
             // Measured in board axes; the file keeps chip axes (valid under any later mount).
@@ -170,8 +174,12 @@ extension AgentRunner {
                 w.field("file", path)
                 log.notice("gyro calibration kept; restarting the pipeline to apply it", ["file": path, "samples": "\(fit.samples)"])
                 _ = apply(configuration, restartPipeline: true)
+                var kept = fit
+                kept.bias = chipBias   // the page shows what the file keeps, as bias_dps above
+                calibrationPage.flow.gyroFinished(.success(kept))
             } catch {
                 reply(&w, id: g.run.command.id, ok: false, error: "cannot write \(path): \(error)")
+                calibrationPage.flow.gyroFinished(.failure(.init(description: "cannot write \(path): \(error)")))
             }
         }
         w.endObject()

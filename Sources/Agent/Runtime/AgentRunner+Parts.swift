@@ -173,6 +173,7 @@ extension AgentRunner {
             mountControl = MountControl(current: pc.mount, origin: mountOrigin)
         }
         if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
+        noteCalibrationApplied(pc.calibration, report: r)
     }
 
     /// The last pipeline part: the publisher's mode (lossless for a replay), the dashboard's

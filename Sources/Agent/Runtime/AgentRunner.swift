@@ -25,7 +25,8 @@ import Glibc
 /// `+Lifecycle` the parts and their order; `+Parts` builds and installs the outbox, the MQTT
 /// client, the motion service and their publishers; `+Reload` re-reads and applies the
 /// configuration (SIGHUP) through `ConfigurationDiff`; `+Commands` answers `cmd/*`; `+Health`
-/// publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page. (Stored properties
+/// publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page and `+Calibration` runs its
+/// calibration page. (Stored properties
 /// live here: Swift extensions cannot hold them, hence a file a little over 400 lines.)
 ///
 /// `@unchecked Sendable`: the runner is created on one thread and `run` is called once, on the
@@ -94,6 +95,8 @@ public final class AgentRunner: @unchecked Sendable {
     var gyroCalibration: (run: GyroCalibrationRun, service: MotionService, consumer: MotionConsumerID, startNanos: UInt64)?
     /// The web page and `/metrics` (`http.enabled`; Sources/Agent/Dashboard).
     var dashboard: AgentDashboard?
+    /// The dashboard's calibration page: its flow and the step collecting samples (`+Calibration`).
+    var calibrationPage = CalibrationPageState()
     /// The file recorder (`recorder.enabled`), for `health`'s storage state.
     var recorder: FileSensorRecorder?
     /// Storage problems last published in `health` (republished when they change).
@@ -330,6 +333,7 @@ public final class AgentRunner: @unchecked Sendable {
             handleCommands()
             if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
             finishGyroCalibrationIfDue(now: now)
+            handleDashboardCalibration(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
             failOverIfDue(now: now)

@@ -15,6 +15,7 @@ enum DashboardPage {
   <h1>EdgeMotion <span id="device">…</span></h1>
   <span id="link" class="pill">connecting…</span>
   <span id="broker" class="pill">broker …</span>
+  <a class="pill" href="/calibrate">calibrate</a>
 </header>
 <main>
   <section class="card" id="attitude-card">
@@ -88,6 +89,12 @@ canvas { display:block; max-width:100%; background:#11171d; border-radius:4px; }
 .big { font-size:26px; margin:4px 0 8px; } .big small { font-size:14px; color:var(--dim); }
 .legend span { margin-right:10px; } .legend .x { color:var(--x); } .legend .y { color:var(--y); } .legend .z { color:var(--z); }
 .axis { display:flex; justify-content:space-between; color:var(--dim); font-size:11px; margin:2px 0; }
+a.pill { color:var(--fg); text-decoration:none; }
+button { background:#2b3a4a; color:var(--fg); border:1px solid #3d4f62; border-radius:4px; padding:4px 12px; cursor:pointer; }
+button:disabled { opacity:0.4; cursor:default; }
+input { background:#11171d; color:var(--fg); border:1px solid #3d4f62; border-radius:4px; width:5em; }
+progress { width:100%; }
+.error { color:#ff7b7b; min-height:1.2em; margin:4px 0 0; }
 pre { max-height:320px; overflow:auto; font-size:12px; background:#11171d; padding:8px; border-radius:4px; }
 """#
 }

@@ -50,17 +50,31 @@ public struct AccelerometerCalibrator: Sendable {
 
     private mutating func close() {
         defer { sum = .zero; count = 0; stillTime = 0 }
-        guard stillTime >= minStillTime, count > 0 else { return }
+        guard stillTime >= minStillTime, count > 0, let face = Self.face(of: sum / count) else { return }
         let mean = sum / count
-        let axes = [mean.x, mean.y, mean.z]
-        var axis = 0
-        for i in 1..<3 where abs(axes[i]) > abs(axes[axis]) { axis = i }
-        guard abs(axes[axis]) > 0.8 * mean.norm else { return }   // not resting on a face
-        let face = axis * 2 + (axes[axis] > 0 ? 0 : 1)
         if stillTime > faceWeights[face] {
             faceMeans[face] = mean
             faceWeights[face] = stillTime
         }
+    }
+
+    /// The face (index into `faceNames`) whose axis carries a mean specific force `mean`, or nil
+    /// when no axis is within ~37° of vertical (the device is not resting on a face).
+    public static func face(of mean: Vector3) -> Int? {
+        let ax = abs(mean.x), ay = abs(mean.y), az = abs(mean.z)
+        let (axis, value) = ax >= ay && ax >= az ? (0, mean.x) : (ay >= az ? (1, mean.y) : (2, mean.z))
+        guard abs(value) > 0.8 * mean.norm else { return nil }
+        return axis * 2 + (value > 0 ? 0 : 1)
+    }
+
+    /// Whether face `index` (order of `faceNames`) already has a still period long enough.
+    public func hasFace(_ index: Int) -> Bool { faceMeans.indices.contains(index) && faceMeans[index] != nil }
+
+    /// The still period under way: the face it rests on and for how long, s (nil while moving,
+    /// or resting on no face). It counts for that face once `seconds ≥ minStillTime`.
+    public var holding: (face: Int, seconds: Double)? {
+        guard count > 0, let face = Self.face(of: sum / count) else { return nil }
+        return (face, stillTime)
     }
 
     public mutating func fit(gravity: Double = standardGravity) throws(Failure) -> Result {

@@ -20,6 +20,8 @@ public struct MagnetometerCalibrator: Sendable {
         public var fieldStrength: Double
         /// Fraction (0…1) of 32 equal-area direction cells the corrected readings visit.
         public var coverage: Double
+        /// Those cells as a bit set: bit `cell(of:)` is set when a corrected reading points into it.
+        public var cells: UInt32
         /// RMS deviation of the corrected magnitude from `fieldStrength`, relative.
         public var residual: Double
         public var verdict: Verdict
@@ -41,6 +43,20 @@ public struct MagnetometerCalibrator: Sendable {
     private var readings: [Vector3] = []
 
     public init() {}
+
+    /// Room for `capacity` readings from the start, so that adding up to that many never allocates.
+    public init(reservingCapacity capacity: Int) { readings.reserveCapacity(capacity) }
+
+    /// Number of direction cells of `Result.cells`: 4 equal-area bands in z × 8 sectors in azimuth.
+    public static let cellCount = 32
+
+    /// The direction cell of a unit vector `u` (corrected field direction): band `⌊(z+1)·2⌋` from
+    /// the bottom (z = −1) to the top, sector `⌊(atan2(y, x) + π)/(2π)·8⌋`; cell = band·8 + sector.
+    public static func cell(of u: Vector3) -> Int {
+        let band = min(3, max(0, Int((u.z + 1) * 2)))          // equal-area bands in z
+        let sector = min(7, max(0, Int((Double.atan2(u.y, u.x) + .pi) / (2 * .pi) * 8)))
+        return band * 8 + sector
+    }
 
     /// Adds one raw reading, µT, sensor frame.
     public mutating func add(_ m: Vector3) {
@@ -89,19 +105,16 @@ public struct MagnetometerCalibrator: Sendable {
         let radius = radiusScaled * scale
 
         // Quality: residual and direction coverage of the corrected readings.
-        var cells = [Bool](repeating: false, count: 32)
+        var cells: UInt32 = 0
         var sq = 0.0
         for m in readings {
             let c = w * (m - offset)
             let n = c.norm
             sq += (n / radius - 1) * (n / radius - 1)
-            let u = c / n
-            let band = min(3, max(0, Int((u.z + 1) * 2)))          // equal-area bands in z
-            let sector = min(7, max(0, Int((Double.atan2(u.y, u.x) + .pi) / (2 * .pi) * 8)))
-            cells[band * 8 + sector] = true
+            cells |= 1 << UInt32(Self.cell(of: c / n))
         }
         let residual = (sq / Double(readings.count)).squareRoot()
-        let coverage = Double(cells.filter { $0 }.count) / 32
+        let coverage = Double(cells.nonzeroBitCount) / Double(Self.cellCount)
         let verdict: Verdict
         var advice = ""
         if coverage >= 0.75 && residual < 0.02 {
@@ -113,7 +126,7 @@ public struct MagnetometerCalibrator: Sendable {
         }
         if coverage < 0.75 { advice += "turn the device through more orientations (coverage \(Int((coverage * 100).rounded())) %); " }
         if residual >= 0.02 { advice += "keep away from metal and magnets while calibrating (residual \(Double(Int((residual * 1000).rounded())) / 10) %); " }
-        return Result(offset: offset, softIron: w, fieldStrength: radius, coverage: coverage, residual: residual,
+        return Result(offset: offset, softIron: w, fieldStrength: radius, coverage: coverage, cells: cells, residual: residual,
                       verdict: verdict, advice: advice.isEmpty ? "none" : String(advice.dropLast(2)))
     }
 }

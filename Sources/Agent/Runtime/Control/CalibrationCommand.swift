@@ -4,11 +4,16 @@
 /// ```json
 /// {"id":"ha","action":"gyro","duration_s":10}
 /// ```
-/// `action` is required (today only `gyro`); `duration_s` (seconds of samples averaged, 2 … 120,
-/// default 10) and `id` (text ≤ 128 bytes, echoed in the reply) are optional. A bare word (`gyro`)
-/// works too. Unknown keys, wrong types and out-of-range values are errors.
+/// `action` is required (on MQTT only `gyro`); `duration_s` (seconds of samples averaged, 2 … 120,
+/// default 10; `gyro` only) and `id` (text ≤ 128 bytes, echoed in the reply) are optional. A bare
+/// word (`gyro`) works too. Unknown keys, wrong types and out-of-range values are errors.
+///
+/// The dashboard's calibration page posts the same payload to `/api/calibration`, with more
+/// actions (`dashboardActions`): `accel` and `mag` start collecting the six faces or the
+/// ellipsoid, `save` fits and keeps the step being collected, `cancel` drops it.
 struct CalibrationCommand: Equatable, Sendable {
     static let actions = ["gyro"]
+    static let dashboardActions = ["gyro", "accel", "mag", "save", "cancel"]
     static let keys = ["id", "action", "duration_s"]
     static let durationRange = 2.0...120.0
     static let defaultDuration = 10.0
@@ -18,7 +23,7 @@ struct CalibrationCommand: Equatable, Sendable {
     var duration: Double = CalibrationCommand.defaultDuration
 
     /// Parses a payload. Never traps, whatever the bytes.
-    static func parse(_ payload: [UInt8]) -> Result<CalibrationCommand, StreamCommand.Failure> {
+    static func parse(_ payload: [UInt8], actions: [String] = CalibrationCommand.actions) -> Result<CalibrationCommand, StreamCommand.Failure> {
         if payload.count <= 64 {
             let word = String(decoding: payload, as: UTF8.self).filter { !$0.isWhitespace }
             if actions.contains(word) { return .success(CalibrationCommand(action: word)) }
@@ -35,6 +40,7 @@ struct CalibrationCommand: Equatable, Sendable {
         }
         var command = CalibrationCommand(id: id, action: action)
         if let raw = dict["duration_s"] {
+            guard action == "gyro" else { return fail("'duration_s' applies to the gyro action only") }
             guard case .number(let d) = raw, d.isFinite, durationRange.contains(d) else {
                 return fail("'duration_s' must be a number of seconds, \(Int(durationRange.lowerBound)) … \(Int(durationRange.upperBound))")
             }

@@ -53,19 +53,8 @@ final class GyroCalibrationRun: PipelineOutput {
 
 extension GyroCalibrationRun {
     /// Writes `bias` (rad/s) into the calibration file at `path` for `sensor`, keeping the
-    /// accelerometer and magnetometer parts of a valid file for the same sensor. A file that is
-    /// damaged or names another sensor (fusion ignores it anyway) is kept as `<path>.previous`.
+    /// accelerometer and magnetometer parts (`CalibrationFileKeeper`).
     static func keep(bias: Vector3, path: String, sensor: String) throws(FileError) {
-        var calibration = SensorCalibration.none
-        do throws(FileError) {
-            let text = try WholeFile.text(atPath: path)
-            if let existing = try? CalibrationFile.decode(text, expectedSensor: sensor, source: path) {
-                calibration = existing
-            } else {
-                try WholeFile.write(text, atomicallyTo: path + ".previous")
-            }
-        } catch where error.isMissing {}
-        calibration.gyroBias = bias
-        try WholeFile.write(CalibrationFile.encode(calibration, sensor: sensor), atomicallyTo: path)
+        try CalibrationFileKeeper.keep(path: path, sensor: sensor) { $0.gyroBias = bias }
     }
 }
