@@ -267,6 +267,36 @@ enum ActivityTestData {
         return rows
     }
 
+    /// (t_s, specific force m/s², rotation rate rad/s or `nil`) rows of a shared-schema CSV
+    /// (t_s,ax,ay,az,gx,gy,gz,…; the gyroscope columns empty when the recording has none).
+    static func readIMU(_ path: String) throws -> [(Double, Vector3, Vector3?)] {
+        guard access(path, R_OK) == 0, let file = fopen(path, "r") else { throw ReadError(description: "cannot open \(path)") }
+        defer { fclose(file) }
+        var rows: [(Double, Vector3, Vector3?)] = []
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        var header = true
+        while getline(&line, &capacity, file) > 0 {
+            guard let line else { break }
+            if header { header = false; continue }
+            var values = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            var p = UnsafeMutablePointer(line)
+            var count = 0
+            for k in 0..<7 {
+                var end: UnsafeMutablePointer<CChar>?
+                values[k] = strtod(p, &end)
+                guard let e = end, e != p, e.pointee == 44 /* , */ else { break }
+                count = k + 1
+                p = e + 1
+            }
+            guard count >= 4 else { continue }
+            let gyro = count == 7 ? Vector3(values[4], values[5], values[6]) : nil
+            rows.append((values[0], Vector3(values[1], values[2], values[3]), gyro))
+        }
+        free(line)
+        return rows
+    }
+
     /// (file, placement, ground-truth steps) of oxford_steps/manifest.tsv.
     static func oxfordManifest(_ path: String) throws -> [(file: String, placement: String, steps: Int)] {
         guard let file = fopen(path, "r") else { throw ReadError(description: "cannot open \(path)") }

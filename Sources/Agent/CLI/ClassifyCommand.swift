@@ -77,7 +77,7 @@ struct ClassifyCommand: Command {
         let detector = ActivityDetector(configuration: configuration, model: model)
         var pred = "t_s,label,confidence,flags" + (recording != nil ? ",recording" : "") + "\n"
         var feats = featuresOut == nil ? "" : "t_s," + ActivityFeatures.names.joined(separator: ",")
-            + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,label" + (recording != nil ? ",recording" : "") + "\n"
+            + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,kurtosis,label" + (recording != nil ? ",recording" : "") + "\n"
         let recordingSuffix = recording.map { "," + $0 } ?? ""
         var decisions = 0
         var progress = ProgressLine("classify \(input)", unit: "rows")
@@ -108,7 +108,7 @@ struct ClassifyCommand: Command {
                 if featuresOut != nil {
                     feats += "\(d.time)"
                     for k in 0..<ActivityFeatures.modelFeatureCount { feats += ",\(d.features[k])" }
-                    feats += ",\(d.features.gyroRMS),\(d.features.gyroPeriodicity),\(d.features.gyroCadence)"
+                    feats += ",\(d.features.gyroRMS),\(d.features.gyroPeriodicity),\(d.features.gyroCadence),\(d.features.magnitudeKurtosis)"
                     feats += "," + (row.label ?? "") + recordingSuffix + "\n"
                 }
                 if let a = detector.currentActivity {
@@ -153,6 +153,7 @@ enum ActivityConfigFile {
         ("mediumConfidenceMargin", \.mediumConfidenceMargin), ("highConfidenceMargin", \.highConfidenceMargin),
         ("switchProbability", \.switchProbability), ("transitionLogRatio", \.transitionLogRatio),
         ("minimumGaitStd", \.minimumGaitStd), ("gaitEndMaximumStd", \.gaitEndMaximumStd),
+        ("cyclingMaximumKurtosis", \.cyclingMaximumKurtosis), ("cyclingImpactMinimumStd", \.cyclingImpactMinimumStd),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

@@ -157,13 +157,15 @@ public final class ActivityDetector {
         return stateMachine.decide(time: s.time, probabilities: p, aperiodic: aperiodic)
     }
 
-    /// Hand-set pedalling rule (no real cycling data to fit): a periodic rotation rate at pedal
-    /// cadence with the device turning noticeably, and |f| varying at that same cadence (or not
-    /// periodically) rather than twice per leg swing as in walking and running.
+    /// Hand-set pedalling rule: a periodic rotation rate at pedal cadence with the device turning
+    /// noticeably, |f| free of heel-strike impacts (see `cyclingMaximumKurtosis`), and |f| varying at
+    /// that same cadence (or not periodically) rather than twice per leg swing as in walking and running.
     private func isPedalling(_ f: ActivityFeatures) -> Bool {
         let c = configuration
         guard f.gyroscopeAvailable, f.gyroRMS >= c.cyclingMinimumGyroRMS, f.gyroPeriodicity >= c.cyclingGyroPeriodicity,
               c.cyclingCadenceRange.contains(f.gyroCadence), f.gyroCadence > 0 else { return false }
+        if f.magnitudeKurtosis >= c.cyclingMaximumKurtosis,
+           f.logStdMagnitude >= (c.cyclingImpactMinimumStd + 0.001).log { return false }
         return f.periodicity < c.gaitPeriodicity || c.cyclingCadenceRatio.contains(f.cadence / f.gyroCadence)
     }
 

@@ -86,7 +86,7 @@ public final class ActivityFeatureExtractor {
         magMean /= dn
         out.meanMagnitude = magMean
         let gn = g.normalized
-        var magVar = 0.0, vVar = 0.0, hSq = 0.0, jerk = 0.0
+        var magVar = 0.0, magFourth = 0.0, vVar = 0.0, hSq = 0.0, jerk = 0.0
         for i in 0..<n {
             let s = slot(i)
             let d = Vector3(fx[s], fy[s], fz[s]) - g
@@ -96,6 +96,7 @@ public final class ActivityFeatureExtractor {
             let md = mag[i] - magMean
             dyn[i] = md
             magVar += md * md
+            magFourth += md * md * md * md
             if i > 0 { jerk += abs(md - dyn[i - 1]) }
         }
         var older = 0.0, newer = 0.0
@@ -112,6 +113,8 @@ public final class ActivityFeatureExtractor {
         for i in (n / 2)..<n { newerVar += (dyn[i] - newerMean) * (dyn[i] - newerMean) }
         out.logStdNewerHalf = ((newerVar / Double(n - n / 2)).squareRoot() + 0.001).log
         out.logStdMagnitude = ((magVar / dn).squareRoot() + 0.001).log
+        let variance = magVar / dn
+        out.magnitudeKurtosis = variance > 1e-12 ? (magFourth / dn) / (variance * variance) : 0
         out.logVerticalStd = ((vVar / dn).squareRoot() + 0.001).log
         out.logHorizontalRMS = ((hSq / dn).squareRoot() + 0.001).log
         out.logJerk = (jerk / (dn - 1) + 0.001).log

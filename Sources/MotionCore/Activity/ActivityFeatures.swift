@@ -51,6 +51,12 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     /// mean): a quiet newer half means the carrier has stopped, whatever the older half held.
     public var logStdNewerHalf = 0.0
 
+    /// Kurtosis of |f| over the window (fourth central moment over the squared variance, no unit;
+    /// 0 for a constant |f|): 1.5 for a pure sinusoid, 3 for Gaussian noise, well above 3 when
+    /// |f| is a train of short peaks — the heel strikes of walking and running. Not used by the
+    /// model; it gates the pedalling rule (pedalling is smooth: no impacts).
+    public var magnitudeKurtosis = 0.0
+
     /// Mean |f| over the window, m/s² (≈ 9.81 for raw acceleration; not used by the model, it
     /// guards against input without gravity).
     public var meanMagnitude = 0.0
