@@ -9,8 +9,11 @@ import Synchronization
 
 /// The agent's `PipelineOutput`: encodes each batch into a preallocated JSON buffer and hands a copy
 /// to the `Outbox` (one allocation per message, none per sample). Runs on the pipeline's processing
-/// thread only, so its buffer and sequence numbers need no lock; it never blocks on the network or
-/// the disk (the outbox's own thread talks to libmosquitto).
+/// thread only, so its buffer and sequence numbers need no lock; it never blocks on the disk (the
+/// outbox's thread writes the spool). After each burst the processing thread itself sends what it
+/// queued (`Outbox.wake()`, through libmosquitto, without the outbox lock); the outbox's thread
+/// sends when it could not. Source health and the pipeline's end are not relayed here: see
+/// `SourceHealthReport` and `MotionPipeline.end`.
 ///
 /// The publisher outlives pipelines: after a reload restarts the pipeline, `seq` continues, so
 /// subscribers keep detecting loss by sequence number.
@@ -34,20 +37,21 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     private var clock: WallClockMapping {
         WallClockMapping(offsetNanos: clockOffset.load(ordering: .relaxed), floorUTCNanos: clockFloor.load(ordering: .relaxed))
     }
-    /// Outbox handles, per stream: accelerometer, gyroscope, magnetometer, motion.
-    private var handles: [Int] = []
-    private var routes: [StreamRoute] = []
+    /// What the publisher keeps per stream (index: accelerometer, gyroscope, magnetometer, motion).
+    private struct Stream {
+        var route: StreamRoute
+        /// The outbox's handle of the route's topic.
+        var handle: Int
+        /// Measurement and tags of the stream's influx lines (empty for JSON).
+        var influxPrefix: [UInt8]
+        /// The next batch's `seq`; kept across `setRoutes` (a reload), so `seq` continues.
+        var sequence: UInt64
+    }
+    private var streams: [Stream] = []
     private var writer = JSONWriter(capacity: 1 << 16)
     private var lines = LineProtocolWriter(capacity: 1 << 16)
-    /// Measurement and tags of each stream's influx lines (empty for JSON streams).
-    private var influxPrefixes: [[UInt8]] = []
-    private var sequences: [UInt64] = [0, 0, 0, 0]
     /// A batch went to the outbox since its last wake-up (processing thread only).
     private var queuedSinceWake = false
-    private let endReason = Mutex<PipelineEnd?>(nil)
-    private let sourceError = Mutex<(failing: Bool, error: String?, changed: Bool)>((false, nil, false))
-    /// Source failures and recoveries not yet announced on `events/status` (oldest first, bounded).
-    private let sourceTransitions = Mutex<[SourceTransition]>([])
     /// Lossless source (recording replayed as fast as possible): wait for outbox room instead of
     /// dropping.
     private let lossless = Atomic<Bool>(false)
@@ -79,18 +83,18 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
     /// Replaces the routes (topics, QoS). Call only while no pipeline is running.
     func setRoutes(_ routes: [StreamRoute]) {
         precondition(routes.count == 4, "one route per stream: accelerometer, gyroscope, magnetometer, motion")
-        self.routes = routes
-        influxPrefixes = routes.enumerated().map { k, r in
-            guard r.format == .influx else { return [] }
-            return k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: r.deviceID, stream: SensorStream.allCases[k])
-                         : InfluxLineEncoder.motionPrefix(deviceID: r.deviceID)
+        streams = routes.enumerated().map { k, r in
+            let prefix: [UInt8] = r.format != .influx ? []
+                : k < 3 ? InfluxLineEncoder.sensorPrefix(deviceID: r.deviceID, stream: SensorStream.allCases[k])
+                        : InfluxLineEncoder.motionPrefix(deviceID: r.deviceID)
+            return Stream(route: r, handle: outbox.registerStream(topic: r.topic, name: MQTTPublisher.streamNames[k]),
+                          influxPrefix: prefix, sequence: streams.isEmpty ? 0 : streams[k].sequence)
         }
-        handles = zip(routes, MQTTPublisher.streamNames).map { outbox.registerStream(topic: $0.topic, name: $1) }
     }
 
-    /// Prepares for a new pipeline run (after a reload).
+    /// Prepares for a new pipeline run (after a reload): wait for outbox room (`lossless`, a
+    /// replay as fast as possible) or drop.
     func reset(lossless: Bool) {
-        endReason.withLock { $0 = nil }
         self.lossless.store(lossless, ordering: .relaxed)
     }
 
@@ -104,47 +108,33 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
 
     func pipeline(didProduce samples: Span<IMUSample>, of stream: SensorStream, interval: Double) {
         let k = Self.index(of: stream)
-        if routes[k].format == .influx {
-            InfluxLineEncoder.encode(samples, stream: stream, prefix: influxPrefixes[k], clock: clock, into: &lines)
-            sequences[k] &+= 1
+        if streams[k].route.format == .influx {
+            InfluxLineEncoder.encode(samples, stream: stream, prefix: streams[k].influxPrefix, clock: clock, into: &lines)
+            streams[k].sequence &+= 1
             return send(route: k)
         }
-        SensorBatchEncoder.encode(samples, stream: stream, sequence: sequences[k], interval: interval,
+        SensorBatchEncoder.encode(samples, stream: stream, sequence: streams[k].sequence, interval: interval,
                                   clock: clock, into: &writer)
-        sequences[k] &+= 1
+        streams[k].sequence &+= 1
         send(route: k)
     }
 
     func pipeline(didProduce motion: Span<DeviceMotion>, interval: Double) {
-        if routes[3].format == .influx {
-            InfluxLineEncoder.encode(motion, prefix: influxPrefixes[3], clock: clock, frame: routes[3].outputFrame, into: &lines)
-            sequences[3] &+= 1
+        if streams[3].route.format == .influx {
+            InfluxLineEncoder.encode(motion, prefix: streams[3].influxPrefix, clock: clock, frame: streams[3].route.outputFrame, into: &lines)
+            streams[3].sequence &+= 1
             return send(route: 3)
         }
-        MotionBatchEncoder.encode(motion, sequence: sequences[3], interval: interval, clock: clock,
-                                  frame: routes[3].outputFrame, into: &writer)
-        sequences[3] &+= 1
+        MotionBatchEncoder.encode(motion, sequence: streams[3].sequence, interval: interval, clock: clock,
+                                  frame: streams[3].route.outputFrame, into: &writer)
+        streams[3].sequence &+= 1
         send(route: 3)
     }
 
-    func pipeline(sourceStatusChanged error: (any Error)?) {
-        let text = error.map { "\($0)" }
-        sourceError.withLock { $0 = (error != nil, text, true) }
-        let transition = SourceTransition(error: text, realtimeNanos: MonotonicClock.realtimeNanos())
-        sourceTransitions.withLock { q in
-            if q.count >= 16 { q.removeFirst() }
-            q.append(transition)
-        }
-    }
-
-    /// The source failures (`error` set) and recoveries since the last call, oldest first.
-    func takeSourceTransitions() -> [SourceTransition] {
-        sourceTransitions.withLock { q in defer { q.removeAll() }; return q }
-    }
-
+    /// The last batches of an ended pipeline go out with one wake-up. (Why it ended is the
+    /// pipeline's own `end`; the source's health goes to `SourceHealthReport`.)
     func pipeline(didEnd reason: PipelineEnd) {
         pipelineDidProcessBurst()
-        endReason.withLock { $0 = reason }
     }
 
     /// One outbox wake-up per burst of samples, not one per batch (four streams at 100 batches/s
@@ -156,20 +146,9 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         }
     }
 
-    /// Why the pipeline ended, once it has.
-    var ended: PipelineEnd? { endReason.withLock { $0 } }
-
-    /// The source's health as last reported, and whether it changed since the last call.
-    func takeSourceStatus() -> (failing: Bool, error: String?, changed: Bool) {
-        sourceError.withLock { s in
-            defer { s.changed = false }
-            return s
-        }
-    }
-
     private func send(route k: Int) {
-        let route = routes[k]
-        let handle = handles[k]
+        let route = streams[k].route
+        let handle = streams[k].handle
         let wait = lossless.load(ordering: .relaxed)
         let enqueue = { (bytes: UnsafeRawBufferPointer) in
             self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait,

@@ -54,6 +54,10 @@ extension AgentRunner {
                 setCalibrationError(step, problem)
                 return
             }
+            guard let service else {
+                setCalibrationError(step, "the pipeline is not running")
+                return
+            }
             let capture = CalibrationCapture(kind: kind, sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
                                              mount: mountControl?.current ?? .identity)
             do {

@@ -65,6 +65,7 @@ extension AgentRunner {
                 case .failure(let f):
                     reply(&w, id: f.id, ok: false, error: f.message)
                 case .success(let cmd):
+                    guard let pipeline else { reply(&w, id: cmd.id, ok: false, error: "the pipeline is not running"); break }
                     guard let r = mountControl?.handle(cmd, configuration: configuration, pipeline: pipeline,
                                                        sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
                                                        hasAccelerometer: report?.source.sensors.contains(.accelerometer) ?? false,
@@ -113,6 +114,7 @@ extension AgentRunner {
     func startGyroCalibration(_ cmd: CalibrationCommand) -> String? {
         guard gyroCalibration == nil else { return "a gyro calibration is already running" }
         guard let r = report, r.source.sensors.contains(.gyroscope) else { return "the source has no gyroscope" }
+        guard let service else { return "the pipeline is not running" }
         let run = GyroCalibrationRun(command: cmd, sourceRate: r.sourceConfiguration.rate, mount: mountControl?.current ?? .identity)
         do {
             let id = try service.addConsumer(run, schedule: GyroCalibrationRun.schedule)

@@ -27,7 +27,7 @@ extension AgentRunner {
             deviceID: deviceID, topicPrefix: topics.prefix, sourceName: report?.source.name ?? "",
             sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate, pipeline: stats, outbox: o,
             connected: client.isConnected, broker: client.options.address.description,
-            reconnects: reconnectsBase + client.statistics.reconnects, failovers: failovers,
+            reconnects: reconnectsBase + client.statistics.reconnects, failovers: failover.failovers,
             lastError: error?.text, lastErrorNanos: error?.nanos))
     }
 }

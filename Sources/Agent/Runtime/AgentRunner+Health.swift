@@ -11,14 +11,15 @@ import Glibc
 extension AgentRunner {
     // MARK: Reporting
 
-    func statsPayload() -> [UInt8] {
+    /// `stats` with the pipeline counters `pipeline` (`currentStatistics`).
+    func statsPayload(_ pipeline: PipelineStatistics) -> [UInt8] {
         let m = client.statistics
-        return StatsPayload.stats(pipeline: continuity.totals(pipeline.statistics), outbox: outbox.statistics, mqtt: m,
+        return StatsPayload.stats(pipeline: pipeline, outbox: outbox.statistics, mqtt: m,
                                   reconnects: reconnectsBase + m.reconnects, refusals: client.refusals)
     }
 
     func publishHealth(direct: Bool = false) {
-        let source = publisher.takeSourceStatus()
+        let source = sourceHealth.takeStatus()
         let o = outbox.statistics
         let refusals = client.refusals
         if refusals.total != refusalsSeen, let text = refusals.last {
@@ -38,7 +39,7 @@ extension AgentRunner {
         let payload = StatsPayload.health(sourceFailing: source.failing, sourceError: source.error, connected: client.isConnected,
                                           lastError: error?.text, lastErrorNanos: error?.nanos, outbox: o,
                                           reconnects: reconnectsBase + client.statistics.reconnects,
-                                          broker: client.options.address.description, failovers: failovers,
+                                          broker: client.options.address.description, failovers: failover.failovers,
                                           reloadRejected: rejectedReload.withLock { $0 },
                                           storageProblems: storage,
                                           activityInput: activity == nil ? nil : (input.map { ("\($0.code)", $0.message) } ?? ("ok", nil)))
@@ -83,7 +84,7 @@ extension AgentRunner {
     }
 
     func statusLine() -> String {
-        let s = continuity.totals(pipeline.statistics)
+        guard let s = currentStatistics else { return "starting: waiting for the broker" }
         let o = outbox.statistics
         return "samples=\(s.samplesProcessed) mqtt=\(client.isConnected ? "connected" : "disconnected") "
             + "published=\(o.acknowledged) dropped=\(o.dropped.values.reduce(0, +)) outbox_bytes=\(o.queuedBytes) "

@@ -34,7 +34,7 @@ extension AgentRunner {
         return try! Outbox(settings: settings)
     }
 
-    func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
+    static func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
         let id = c.device.resolvedID()
         let route = { (s: StreamSettings, topic: String) in
             MQTTPublisher.StreamRoute(topic: topic, qos: s.qos, retain: s.retain, format: s.format, deviceID: id)
@@ -59,27 +59,24 @@ extension AgentRunner {
     /// Failover: when the current broker has been unreachable for `mqtt.failover_after_s` and other
     /// brokers are configured, the next one (in order, wrapping) gets a new client. The agent stays
     /// on a broker that works (sticky); the outbox re-sends what was in flight.
-    func failOverIfDue(now: UInt64, disconnectedSince: inout UInt64?) {
-        if client.isConnected { disconnectedSince = nil; return }
-        guard let since = disconnectedSince else { disconnectedSince = now; return }
+    func failOverIfDue(now: UInt64) {
         let urls = Self.brokerURLs(configuration)
-        guard urls.count > 1, Double(now - since) / 1e9 >= configuration.mqtt.failoverAfterSeconds else { return }
-        let next = (brokerIndex + 1) % urls.count
-        disconnectedSince = now
+        guard let next = failover.check(connected: client.isConnected, now: now, brokers: urls.count,
+                                        afterSeconds: configuration.mqtt.failoverAfterSeconds) else { return }
+        let current = failover.index
         let replacement: MQTTClient
         do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
             log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
-            brokerIndex = next
+            failover.skipped(next)
             return
         }
         log.warning("broker unreachable; failing over to the next one",
-                    ["from": urls[brokerIndex], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
-        recordError("mqtt: \(urls[brokerIndex]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
+                    ["from": urls[current], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
+        recordError("mqtt: \(urls[current]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
         let old: MQTTClient = client
         old.disconnect(timeout: .milliseconds(300))
         reconnectsBase += old.statistics.reconnects
-        failovers += 1
-        brokerIndex = next
+        failover.moved(to: next)
         install(replacement)
     }
 
@@ -135,8 +132,16 @@ extension AgentRunner {
         }
     }
 
-    /// Starts the service's pipeline with the publisher (and Home Assistant's outputs) as static outputs.
-    func startPipeline(source: any IMUSource, configuration c: AgentConfiguration) throws {
+    /// The first pipeline part: the service over `source`, with the publisher (and Home
+    /// Assistant's outputs, the recorder) as static outputs, started with delivery held until
+    /// every consumer is attached (a lossless, as-fast-as-possible source would otherwise run
+    /// ahead of activity detection and the advisors). `beginDelivery` lets samples flow.
+    func startMotionService(source: any IMUSource, configuration c: AgentConfiguration) throws {
+        if let previous = pipeline {
+            // Stopped by this part's stop: its counters and sample numbers carry over.
+            continuity.retire(previous)
+            pipeline = nil
+        }
         var pc = PipelineConfiguration(c)
         pc.sequenceOffset = continuity.nextSequence
         (pc.calibration, calibrationState) = FusionSetup.calibration(c, sensor: deviceID, log: log)
@@ -144,31 +149,32 @@ extension AgentRunner {
         do throws(MountFileError) { (pc.mount, mountOrigin) = try MountSetup.resolveWithOrigin(c) } catch {
             throw ApplyFailure(description: "source.mount: \(error)")
         }
-        let svc = MotionService(source: source, configuration: pc, outputs: [publisher] + extraOutputs)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs)
         publisher.reset(lossless: false)
-        // Held until every consumer is attached: a lossless (as-fast-as-possible) source would
-        // otherwise run ahead of activity detection and the advisors.
         let r = try svc.start(holdingDelivery: true)
-        guard let p = svc.pipeline else { throw ApplyFailure(description: "the pipeline stopped right after starting") }
+        guard let p = svc.pipeline else {
+            svc.stop()
+            throw ApplyFailure(description: "the pipeline stopped right after starting")
+        }
         service = svc
-        startActivity(c, report: r)
-        startMotionEvents(c, report: r)
-        if client != nil { attachHistoryQueries(to: client, subscribe: false) }
-        latestSnapshots.withLock { $0 = LatestSnapshots(service: svc, topics: topics) }
-        movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, topics: topics)
-        movementAdvisor?.start()
-        publisher.reset(lossless: r.sourceConfiguration.lossless)
-        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
-        svc.beginDelivery()
         pipeline = p
+        report = r
         if let m = mountControl {
             m.pipelineStarted(with: pc.mount, origin: mountOrigin)
         } else {
             mountControl = MountControl(current: pc.mount, origin: mountOrigin)
         }
         if !pc.mount.isIdentity { log.notice("mount applied", ["accel_gyro": "\(pc.mount.inertial.matrix)", "magnetometer": "\(pc.mount.magnetometer.matrix)"]) }
-        report = r
         noteCalibrationApplied(pc.calibration, report: r)
+    }
+
+    /// The last pipeline part: the publisher's mode (lossless for a replay), the dashboard's
+    /// feed, then samples flow; `meta` is (re)announced.
+    func beginDelivery(configuration c: AgentConfiguration) {
+        guard let svc = service, let r = report else { return }
+        publisher.reset(lossless: r.sourceConfiguration.lossless)
+        dashboard?.attach(service: svc, activity: activity != nil, configuration: c)
+        svc.beginDelivery()
         announce(c)
         log.notice("running", ["device_id": deviceID, "source": r.source.name,
                                "rate_hz": "\(r.sourceConfiguration.rate)", "prefix": topics.prefix])
@@ -189,6 +195,7 @@ extension AgentRunner {
     /// Starts the motion-event detectors when configured and the source has an accelerometer.
     func startMotionEvents(_ c: AgentConfiguration, report r: PipelineStartReport) {
         guard c.events.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        guard let service else { return }
         let e = MotionEventPublisher(service: service, settings: c.events, stateDirectory: c.stateDirectory,
                                      outbox: outbox, topics: topics)
         do {
@@ -203,7 +210,7 @@ extension AgentRunner {
     /// Starts activity detection and step counting on the service (the library's managers) when
     /// configured and the source has an accelerometer; history failures are reported, not fatal.
     func startActivity(_ c: AgentConfiguration, report r: PipelineStartReport) {
-        guard c.activity.enabled, r.source.sensors.contains(.accelerometer) else { return }
+        guard c.activity.enabled, r.source.sensors.contains(.accelerometer), let service else { return }
         do {
             let a = try ActivityPublisher(service: service, settings: c.activity, stateDirectory: c.stateDirectory,
                                           outbox: outbox, topics: topics)
@@ -234,7 +241,7 @@ extension AgentRunner {
     /// Source failures and recoveries: once each on `events/status` (spooled), the failure also as
     /// `health`'s `last_error`; `health` is republished (retained) on every change.
     func announceSourceTransitions(stats: PipelineStatistics) {
-        let transitions = publisher.takeSourceTransitions()
+        let transitions = sourceHealth.takeTransitions()
         guard !transitions.isEmpty else { return }
         let name = report?.source.name ?? "source"
         for t in transitions {

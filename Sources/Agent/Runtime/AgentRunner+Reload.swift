@@ -51,12 +51,13 @@ extension AgentRunner {
 
     struct ApplyFailure: Error, CustomStringConvertible { var description: String }
 
-    /// Applies a new, already validated configuration. Everything that can fail is built before
-    /// anything running is touched.
+    /// Applies a new, already validated configuration, as `ConfigurationDiff` decides. Everything
+    /// that can fail is built before anything running is touched.
     /// `restartPipeline` restarts the pipeline even when nothing changed (a new calibration file).
     func apply(_ new: AgentConfiguration, restartPipeline: Bool = false) -> Result<String, ApplyFailure> {
         let old = configuration
-        if new == old && !restartPipeline { return .success("nothing") }
+        let diff = ConfigurationDiff(from: old, to: new, auxiliaryRunning: auxiliary != nil, restartPipeline: restartPipeline)
+        if diff.unchanged { return .success("nothing") }
         guard new.mqtt.broker != nil else { return .failure(ApplyFailure(description: "mqtt.broker: no broker configured")) }
         var changed: [String] = []
         let newID = new.device.resolvedID()
@@ -64,41 +65,32 @@ extension AgentRunner {
         do { newTopics = try TopicLayout(prefix: new.mqtt.resolvedTopicPrefix(deviceID: newID)) } catch {
             return .failure(ApplyFailure(description: "mqtt.topic_prefix: \(error)"))
         }
-        let connectionChanged = new.mqtt != old.mqtt || newID != deviceID || new.control != old.control
-        // The publisher is a static output of the service's pipeline: any stream change restarts it.
-        let routesChanged = routes(new, newTopics) != routes(old, topics)
-        let pipelineChanged = new.source != old.source || new.fusion != old.fusion || new.streams != old.streams
-            || routesChanged || new.activity != old.activity || new.homeAssistant != old.homeAssistant
-            || new.events != old.events || restartPipeline
-        // Only rates (rate, publish_rate, enabled): new schedules for the running pipeline.
-        let reschedule = pipelineChanged && !restartPipeline && ReloadPlan.onlySchedulesChanged(new, old, routesChanged: routesChanged)
         var replacement: MQTTClient?
-        if connectionChanged {
+        if diff.reconnectBroker {
             do { replacement = try makeClient(new, topics: newTopics) } catch {
                 return .failure(ApplyFailure(description: "mqtt: \(error)"))
             }
         }
         // `auxiliary:` devices are reopened (seq and the altitude reference continue); the IMU
         // source is untouched. A device that cannot be opened rejects the whole reload.
-        let auxiliaryChanged = new.auxiliary != old.auxiliary || (auxiliary != nil && newTopics != topics)
         var newAuxiliary: AuxiliaryStreams?
-        if auxiliaryChanged {
+        if diff.reopenAuxiliary {
             do { newAuxiliary = try AuxiliaryStreams.make(new, topics: newTopics, log: log) } catch {
                 return .failure(ApplyFailure(description: "auxiliary: \(error)"))
             }
         }
         var newSource: (any IMUSource)?
-        if pipelineChanged && !reschedule {
+        if diff.pipeline == .restart {
             do { newSource = try makeSource(new) } catch {
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }
         }
-        if new.logging != old.logging { Logger.threshold = new.logging.level; changed.append("logging") }
+        if diff.retuneLogging { Logger.threshold = new.logging.level; changed.append("logging") }
         for warning in SecretFileCheck.warnings(for: new) { log.warning("secret readable by other users", ["problem": warning]) }
-        if new.outbox != old.outbox || new.spool != old.spool || new.stateDirectory != old.stateDirectory || new.process != old.process {
+        if !diff.deferredToNextStart.isEmpty {
             log.notice("outbox, spool, state_directory and process settings take effect at the next start")
         }
-        if new.debug != old.debug {
+        if diff.replaceSyntheticEvents {
             synthetic = new.debug.syntheticEventsPerMinute > 0
                 ? SyntheticEventSource(topic: newTopics.event("synthetic"), perMinute: new.debug.syntheticEventsPerMinute) : nil
             changed.append("debug")
@@ -109,53 +101,47 @@ extension AgentRunner {
             // The old broker learns we left (retained offline), then the new client takes over;
             // the outbox re-sends what was in flight on the old one.
             let oldClient: MQTTClient = client
-            _ = try? oldClient.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
-            oldClient.disconnect(timeout: .seconds(1))
+            retireClient(timeout: .seconds(1))
             reconnectsBase += oldClient.statistics.reconnects
             deviceID = newID
             topics = newTopics
-            brokerIndex = 0
+            failover.restartAtFirstBroker()
             install(replacement)
             changed.append("mqtt")
         }
-        if auxiliaryChanged {
+        if diff.reopenAuxiliary {
             if let newAuxiliary, let previous = auxiliary { newAuxiliary.continuing(from: previous) }
             auxiliary = newAuxiliary
             changed.append("auxiliary (devices reopened)")
         }
-        if reschedule, let r = pipeline.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
-                                                   gyroscope: StreamSchedule(new.streams.gyroscope),
-                                                   magnetometer: StreamSchedule(new.streams.magnetometer),
-                                                   motion: StreamSchedule(new.streams.motion)) {
+        if diff.pipeline == .retune, let r = pipeline?.reschedule(accelerometer: StreamSchedule(new.streams.accelerometer),
+                                                                  gyroscope: StreamSchedule(new.streams.gyroscope),
+                                                                  magnetometer: StreamSchedule(new.streams.magnetometer),
+                                                                  motion: StreamSchedule(new.streams.motion)) {
             report = r
             announce(new)
             changed.append("stream rates (source kept)")
         }
         if let newSource {
-            // Source, fusion, topics or QoS changed: restart the pipeline. A short gap in the
+            // Source, fusion, topics or QoS changed: the pipeline's parts stop in reverse order
+            // (as at the full stop) and start again on the new source. A short gap in the
             // streams; `seq` continues because the publisher is kept, `first_sample` and the
             // counters because `continuity` carries them.
-            activity?.stop()
-            activity = nil
-            motionEvents?.stop()
-            motionEvents = nil
-            movementAdvisor?.stop()
-            movementAdvisor = nil
-            latestSnapshots.withLock { $0?.stop(); $0 = nil }
-            service.stop()
-            continuity.retire(pipeline)
+            pipelineParts.stop(within: StopBudget(seconds: 1))
             deviceID = newID
             topics = newTopics
-            publisher.setRoutes(routes(new, newTopics))
+            publisher.setRoutes(Self.routes(new, newTopics))
+            pipelineParts.replaceParts(makePipelineParts(source: newSource, configuration: new))
             do {
-                try startPipeline(source: newSource, configuration: new)
+                try pipelineParts.start()
             } catch {
                 log.error("the new source does not start; restarting the previous one", ["error": "\(error)"])
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
                 if let back = try? makeSource(old) {
-                    try? startPipeline(source: back, configuration: configuration)
+                    pipelineParts.replaceParts(makePipelineParts(source: back, configuration: configuration))
+                    try? pipelineParts.start()
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }

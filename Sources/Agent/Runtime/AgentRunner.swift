@@ -16,13 +16,24 @@ import Glibc
 /// Everything here runs on the main thread except the callbacks of the MQTT client (network thread),
 /// which only hand work over (commands queue, connection errors) under locks.
 ///
+/// A composition root over parts (`AgentPart`): `agentParts` starts the broker connection, the
+/// outbox, the dashboard and the pipeline's group in order and stops them in reverse; a reload
+/// that restarts the pipeline stops and starts `pipelineParts` alone, in the same order
+/// (`AgentRunner+Lifecycle` writes both orders, once).
+///
 /// One file per concern: this one holds the state, start-up, the main loop and the stop;
-/// `AgentRunner+Parts` builds and installs the outbox, MQTT client, pipeline and their
-/// publishers; `+Reload` re-reads and applies the configuration (SIGHUP); `+Commands` answers
-/// `cmd/*`; `+Health` publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page and
-/// `+Calibration` runs its calibration page.
-/// (Stored properties live here: Swift extensions cannot hold them. The file is a little over
-/// 400 lines because of them; issue 17 still wants these parts as separate services.)
+/// `+Lifecycle` the parts and their order; `+Parts` builds and installs the outbox, the MQTT
+/// client, the motion service and their publishers; `+Reload` re-reads and applies the
+/// configuration (SIGHUP) through `ConfigurationDiff`; `+Commands` answers `cmd/*`; `+Health`
+/// publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page and `+Calibration` runs its
+/// calibration page. (Stored properties
+/// live here: Swift extensions cannot hold them, hence a file a little over 400 lines.)
+///
+/// `@unchecked Sendable`: the runner is created on one thread and `run` is called once, on the
+/// thread that then owns every `var` here (the "main thread" above; tests run it on a thread of
+/// their own). The MQTT network thread only reaches the `Mutex`/`Atomic` members (`commands`,
+/// `meta`, `lastError`, `healthDirty`, `historyResponder`, `latestSnapshots`), through the
+/// callbacks `install` sets; nothing else crosses threads.
 public final class AgentRunner: @unchecked Sendable {
     public internal(set) var configuration: AgentConfiguration
     let configPath: String?
@@ -36,9 +47,19 @@ public final class AgentRunner: @unchecked Sendable {
     var outbox: Outbox!
     var client: MQTTClient!
     var publisher: MQTTPublisher!
-    var service: MotionService!
-    /// The running (or last) pipeline of `service`, for statistics.
-    var pipeline: MotionPipeline!
+    /// The source's failures and recoveries, straight from the pipeline (a static output).
+    let sourceHealth = SourceHealthReport()
+    /// The running motion service (nil before the first pipeline part started).
+    var service: MotionService?
+    /// The running (or last stopped) pipeline of `service`, for statistics; folded into
+    /// `continuity` when the next one starts.
+    var pipeline: MotionPipeline?
+    /// Every part, in start order: broker connection, final report, outbox, dashboard, pipeline.
+    let agentParts = PartGroup("agent", rollbackSeconds: 2)
+    /// The pipeline's parts (motion service and its consumers), itself the last of `agentParts`.
+    let pipelineParts = PartGroup("pipeline")
+    /// Told of each part started, stopped or failed (on the runner's thread); for tests.
+    var partObserver: ((PartEvent) -> Void)?
     /// Sample numbers and counters carried across pipeline restarts (reloads).
     var continuity = PipelineContinuity()
     /// Activity detection, pedometer and their history (`activity.enabled`).
@@ -60,9 +81,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// `auxiliary:` environmental sensors, read and published from the main loop.
     var auxiliary: AuxiliaryStreams?
     var reconnectsBase = 0
-    /// Index into `brokerURLs(configuration)` of the broker in use (failover moves it on).
-    var brokerIndex = 0
-    var failovers = 0
+    /// Which of `brokerURLs(configuration)` is in use, and when to move on (`mqtt.fallback_brokers`).
+    var failover = BrokerFailover()
     /// Outputs besides the publisher: Home Assistant's summary and the recorder, when enabled.
     var extraOutputs: [any PipelineOutput] = []
     /// Says "device requires movement" once per episode (north-referenced frames).
@@ -112,6 +132,8 @@ public final class AgentRunner: @unchecked Sendable {
         self.configuration = configuration
         self.configPath = configPath
         self.overrides = overrides
+        agentParts.observer = { [unowned self] in partEvent($0) }
+        pipelineParts.observer = { [unowned self] in partEvent($0) }
     }
 
     /// The last rejected reload, shown in `health` (`reload_rejected`) until a reload succeeds.
@@ -142,7 +164,7 @@ public final class AgentRunner: @unchecked Sendable {
 
         guard let madeOutbox = makeOutbox(c) else { return 1 }
         outbox = madeOutbox
-        publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
+        publisher = MQTTPublisher(outbox: outbox, routes: Self.routes(c, topics), clock: WallClockMapping.current())
 
         let source: any IMUSource
         do {
@@ -165,7 +187,9 @@ public final class AgentRunner: @unchecked Sendable {
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
-        install(newClient)
+        client = newClient
+        agentParts.append(brokerConnectionPart(), finalReportPart(), outboxPart())
+        try? agentParts.start()   // none of these three throws: the client retries by itself
         let connected: Bool
         switch waitForBroker(newClient, timeout: 5) {
         case .connected: connected = true
@@ -175,8 +199,7 @@ public final class AgentRunner: @unchecked Sendable {
             let reason = signo == SIGINT ? "SIGINT" : "SIGTERM"
             log.notice("stopping", ["reason": reason, "during": "the initial broker wait"])
             notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
-            outbox.stop(timeout: .milliseconds(200))
-            client.disconnect(timeout: .milliseconds(500))
+            agentParts.stop(within: StopBudget(seconds: 0.7))
             log.notice("stopped", ["samples": "0", "reason": reason])
             return 0
         }
@@ -191,14 +214,13 @@ public final class AgentRunner: @unchecked Sendable {
             }
         }
 
-        startDashboard(c)
+        pipelineParts.replaceParts(makePipelineParts(source: source, configuration: c))
+        agentParts.append(dashboardPart(), pipelineParts)
         do {
-            try startPipeline(source: source, configuration: c)
+            // A failed start has already stopped, in reverse, what was started (`offline` said).
+            try agentParts.start()
         } catch {
             log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
-            outbox.stop(timeout: .milliseconds(200))
-            _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
-            client.disconnect(timeout: .milliseconds(1500))
             return 1
         }
         if c.debug.syntheticEventsPerMinute > 0 {
@@ -240,6 +262,18 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// A SIGHUP received before the main loop ran (applied by its first turn).
     var reloadPending = false
+    /// SIGHUP's in-process twin: `requestReload()` from any thread, applied by the main loop's
+    /// next turn (within 100 ms) exactly as a SIGHUP is. For embedding and tests, which cannot
+    /// send the process a signal without reaching every runner in it.
+    let reloadRequested = Atomic<Bool>(false)
+
+    /// Asks the running agent to re-read its configuration file, as SIGHUP does.
+    func requestReload() { reloadRequested.store(true, ordering: .relaxed) }
+
+    /// SIGTERM's in-process twin: `requestStop()` from any thread; the main loop's next turn
+    /// stops the agent (the graceful stop, reason `stop requested`).
+    let stopRequested = Atomic<Bool>(false)
+    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
     /// Ignored signals already logged (each is logged once).
     var loggedSignals: Set<Int32> = []
 
@@ -248,7 +282,7 @@ public final class AgentRunner: @unchecked Sendable {
         switch received {
         case .statistics:
             // Before the pipeline exists (the initial broker wait) there is nothing to count yet.
-            log.notice("statistics requested (SIGUSR1)", ["status": pipeline == nil ? "starting: waiting for the broker" : statusLine()])
+            log.notice("statistics requested (SIGUSR1)", ["status": statusLine()])
             statisticsRequested = true
         case .ignored(let signo):
             if loggedSignals.insert(signo).inserted {
@@ -269,10 +303,9 @@ public final class AgentRunner: @unchecked Sendable {
         var lastWatchdogSample: UInt64 = 0
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
-        var disconnectedSince: UInt64?
         var nextDashboard = start
         while true {
-            if reloadPending {
+            if reloadPending || reloadRequested.exchange(false, ordering: .relaxed) {
                 reloadPending = false
                 reload()
                 nextStats = 0
@@ -294,7 +327,8 @@ public final class AgentRunner: @unchecked Sendable {
             }
             let now = MonotonicClock.nowNanos()
             if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
-            if publisher.ended == .endOfStream { return Self.endOfRecording }
+            if stopRequested.load(ordering: .relaxed) { return "stop requested" }
+            if pipeline?.end == .endOfStream { return Self.endOfRecording }
 
             handleCommands()
             if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
@@ -302,9 +336,10 @@ public final class AgentRunner: @unchecked Sendable {
             handleDashboardCalibration(now: now)
             synthetic?.emitDue(now: now, into: outbox)
             auxiliary?.tick(now: now, into: outbox)
-            failOverIfDue(now: now, disconnectedSince: &disconnectedSince)
+            failOverIfDue(now: now)
 
-            let stats = continuity.totals(pipeline.statistics)
+            // Non-nil: the main loop runs once a pipeline started.
+            guard let stats = currentStatistics else { continue }
             if !ready, stats.samplesProcessed > 0, client.isConnected {
                 ready = true
                 notifier.notify("READY=1\nSTATUS=" + statusLine())
@@ -340,7 +375,7 @@ public final class AgentRunner: @unchecked Sendable {
             if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
                 if now >= nextStats {
                     nextStats = now + statsIntervalNanos
-                    outbox.enqueueState(topic: topics.stats, payload: statsPayload(), qos: 0, retain: false)
+                    outbox.enqueueState(topic: topics.stats, payload: statsPayload(stats), qos: 0, retain: false)
                     notifier.notify("STATUS=" + statusLine())
                 }
                 publishHealth()
@@ -363,46 +398,24 @@ public final class AgentRunner: @unchecked Sendable {
     /// a loaded machine or a slow broker cannot cut the recording's tail off.
     func stop(reason: String) -> Int32 {
         if reason == Self.endOfRecording {
-            activity?.stop()
-            motionEvents?.stop()
-            service.stop()
+            pipelineParts.stop(within: StopBudget(seconds: configuration.process.stopTimeoutSeconds))
             if !outbox.drain(timeout: Self.endOfRecordingDrainLimit) {
                 log.warning("end of recording: the outbox did not empty in time", ["limit_s": "\(Self.endOfRecordingDrainLimit.components.seconds)"])
             }
         }
-        let budget = configuration.process.stopTimeoutSeconds
-        let t0 = MonotonicClock.nowNanos()
-        func remaining(_ fraction: Double) -> Duration {
-            let left = budget * fraction - Double(MonotonicClock.nowNanos() - t0) / 1e9
-            return .milliseconds(Int64(max(0.05, left) * 1000))
-        }
-        log.notice("stopping", ["reason": reason, "deadline_s": "\(budget)"])
+        let budget = StopBudget(seconds: configuration.process.stopTimeoutSeconds)
+        log.notice("stopping", ["reason": reason, "deadline_s": "\(budget.seconds)"])
         notifier.notify("STOPPING=1\nSTATUS=stopping: " + reason)
-        dashboard?.stop()
-        activity?.stop()
-        motionEvents?.stop()
-        movementAdvisor?.stop()
-        latestSnapshots.withLock { $0?.stop(); $0 = nil }
-        service.stop()
-        if !outbox.drain(timeout: remaining(0.6)) {
-            let o = outbox.statistics
-            log.warning("stop deadline: not everything was delivered",
-                        ["unacknowledged_events_kept_in_spool": "\(o.unacknowledgedEvents)", "queued_stream_messages": "\(o.queuedStreamMessages)"])
-        }
-        outbox.stop(timeout: remaining(0.7))
-        // Final counters, then offline: directly (QoS 1), so `disconnect` waits for their PUBACKs.
-        _ = try? client.publish(topic: topics.stats, payload: statsPayload(), qos: 1, retain: false)
-        publishHealth(direct: true)
-        _ = try? client.publish(topic: topics.status, string: "offline", qos: 1, retain: true)
-        client.disconnect(timeout: remaining(1.0))
-        let s = continuity.totals(pipeline.statistics)
+        // Pipeline parts, dashboard, outbox (delivered), final stats and health, offline, disconnect.
+        agentParts.stop(within: budget)
+        let s = currentStatistics
         let o = outbox.statistics
-        log.notice("stopped", ["samples": "\(s.samplesProcessed)", "ring_drops": "\(s.ringDrops)",
+        log.notice("stopped", ["samples": "\(s?.samplesProcessed ?? 0)", "ring_drops": "\(s?.ringDrops ?? 0)",
                                "produced": "\(o.produced)", "acknowledged": "\(o.acknowledged)",
                                "dropped": "\(o.dropped.values.reduce(0, +))", "refused_by_broker": "\(client.refusals.total)",
                                "events_kept_in_spool": "\(o.unacknowledgedEvents)",
                                "delivery": Self.deliveryNote(client.options.protocolVersion),
-                               "took_ms": "\((MonotonicClock.nowNanos() - t0) / 1_000_000)"])
+                               "took_ms": "\(budget.elapsedMilliseconds)"])
         return 0
     }
 

@@ -25,6 +25,9 @@ struct PipelineContinuity {
         base.maximumRingDepth = max(base.maximumRingDepth, s.maximumRingDepth)
     }
 
+    /// The totals of the pipelines already stopped (nil before the first was retired).
+    var retiredTotals: PipelineStatistics? { base }
+
     /// `current`'s counters plus the earlier pipelines'.
     func totals(_ current: PipelineStatistics) -> PipelineStatistics {
         guard let base else { return current }

@@ -7,21 +7,21 @@ import Platform
 import Synchronization
 
 extension MQTTClient {
-    /// The network thread: connect, loop, back off, repeat — until stop is requested.
+    /// The network thread: connect, loop, back off, repeat — until stop is requested. The I/O is
+    /// here; what it means (attempt timed out, backoff reset, lost or failed, how long to wait) is
+    /// decided by the pure `ConnectionSupervisor`.
     func runNetworkLoop() {
-        var backoff = ReconnectBackoff(policy: options.reconnect)
+        var supervisor = ConnectionSupervisor(policy: options.reconnect)
         let host = options.address.host
         let port = Int32(options.address.port)
         let keepAlive = Int32(options.keepAlive)
-        let connectTimeoutNanos = UInt64(max(1, options.reconnect.connectTimeout.milliseconds)) * 1_000_000
-        let stableNanos = UInt64(max(0, options.reconnect.stableAfter.milliseconds)) * 1_000_000
 
         while !stopRequested.load(ordering: .acquiring) {
             connectAttemptCount.add(1, ordering: .relaxed)
             refusalCode.store(-1, ordering: .relaxed)
             lastLibraryMessage.withLock { $0 = nil }
             if publishersWrite { setLibraryLogging(true) }
-            emit(.connecting(attempt: backoff.failures + 1))
+            emit(.connecting(attempt: supervisor.nextAttemptNumber))
             if options.tls?.insecure == true {
                 logger.warning("connecting with TLS hostname verification DISABLED", ["broker": context])
             }
@@ -32,7 +32,6 @@ extension MQTTClient {
             errno = 0
             var rc = withSocket { mosquitto_connect_async(handle, host, port, keepAlive) }
             var failure: MQTTError?
-            var connectedAt: UInt64?
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 let err = errno
                 failure = MQTTError(mosquittoCode: rc, errno: err, context: context)
@@ -42,15 +41,15 @@ extension MQTTClient {
                     failure?.detail += "; system: " + Errno(err).text + " (" + MQTTError.errnoName(err) + ")"
                 }
             } else {
-                let attemptStart = MonotonicClock.nowNanos()
+                supervisor.beginAttempt(now: MonotonicClock.nowNanos())
                 while !stopRequested.load(ordering: .acquiring) {
                     errno = 0
                     rc = publishersWrite
-                        ? serviceSocket(timeoutMilliseconds: connectedAt == nil ? 200 : 1000)
+                        ? serviceSocket(timeoutMilliseconds: supervisor.isConnected ? 1000 : 200)
                         : mosquitto_loop(handle, 200, 1)
                     let err = errno
-                    if connectedAt == nil && connectedFlag.load(ordering: .acquiring) {
-                        connectedAt = MonotonicClock.nowNanos()
+                    if !supervisor.isConnected && connectedFlag.load(ordering: .acquiring) {
+                        supervisor.connected(now: MonotonicClock.nowNanos())
                     }
                     if rc != MOSQ_ERR_SUCCESS.rawValue {
                         let refused = refusalCode.load(ordering: .relaxed)
@@ -64,7 +63,7 @@ extension MQTTClient {
                         }
                         break
                     }
-                    if connectedAt == nil && MonotonicClock.nowNanos() &- attemptStart > connectTimeoutNanos {
+                    if supervisor.attemptTimedOut(now: MonotonicClock.nowNanos()) {
                         failure = MQTTError(.timeout, context: context,
                                             detail: "no CONNACK within \(options.reconnect.connectTimeout.millisecondsText)")
                         break
@@ -73,11 +72,10 @@ extension MQTTClient {
             }
             if stopRequested.load(ordering: .acquiring) { break }
 
-            let wasConnected = connectedAt != nil
             connectedFlag.store(false, ordering: .releasing)
             signal.notifyAll()
-            if let connectedAt, MonotonicClock.nowNanos() &- connectedAt >= stableNanos { backoff.reset() }
-            let delay = backoff.nextDelay()
+            let ending = supervisor.ended(now: MonotonicClock.nowNanos())
+            let wasConnected = ending.wasConnected, delay = ending.retryIn
             var error = failure ?? MQTTError(.connectionLost, context: context)
             if let text = lastLibraryMessage.withLock({ $0 }) {
                 error.detail += (error.detail.isEmpty ? "" : "; ") + "libmosquitto: " + text
@@ -91,7 +89,7 @@ extension MQTTClient {
                                                    "retryInMs": String(delay.milliseconds)])
                 emit(.connectionLost(error, retryIn: delay))
             } else {
-                logger.warning("connect failed", ["broker": context, "attempt": String(backoff.failures),
+                logger.warning("connect failed", ["broker": context, "attempt": String(ending.failures),
                                                   "error": error.description, "retryInMs": String(delay.milliseconds)])
                 emit(.connectionFailed(error, retryIn: delay))
             }
