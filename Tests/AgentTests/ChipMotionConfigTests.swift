@@ -26,8 +26,25 @@ struct ChipMotionConfigTests {
         #expect(c.source.chipMotionDuration == 0.1)
     }
 
+    @Test func autoAlsoUsesTheWakeUpEngineOfADirectI2CLSM6DSOXWithAnINTLine() throws {
+        let yaml = "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6dsox, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
+            + "events: {enabled: true, motion_threshold_ms2: 1.0}\n"
+        let c = try ConfigurationLoader.parse(yaml: yaml, fileName: "t.yaml")
+        #expect(c.events.detectors.chipMotion)
+        #expect(c.source.chipMotionThresholdMS2 == 1.0)
+    }
+
+    @Test func onWithABMI160IsStillRefusedNamingTheKey() {
+        let problems = S.problems("source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
+                                  + "events: {enabled: true, chip_motion: on}\n")
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.contains("events.chip_motion") == true && problems.first?.contains("bmi160") == true, "\(problems)")
+    }
+
     @Test(arguments: [
         "source: {type: simulator}\n",
+        "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6ds3, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
+        "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6dsox, address: 0x6b}\n",                   // no INT line
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: mpu6050}\n",                                   // no INT line
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: mpu6050, fifo: true}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",

@@ -11,7 +11,7 @@ public struct EventSettings: Sendable, Equatable {
     /// order as `detectors.tiltThresholds`), `nil` for none.
     public var deviceClasses: [String?] = []
     /// `chip_motion`: who decides `motion` — the chip's own motion engine (`on`), the software
-    /// any-motion detector (`off`), or the chip when it can (`auto`: a direct-I2C MPU-6050 with
+    /// any-motion detector (`off`), or the chip when it can (`auto`: a direct-I2C MPU-6050 or LSM6DSOX with
     /// `source.data_ready` and no FIFO). Resolved into `detectors.chipMotion` and
     /// `SourceSettings.chipMotionThresholdMS2` when the file is read.
     public var chipMotion = ChipMotionMode.auto

@@ -66,7 +66,7 @@ public struct IMUChipSettings: Sendable, Hashable {
     public var lowpassHz: Double?
     /// Enable the chip's data-ready interrupt output.
     public var dataReadyInterrupt: Bool
-    /// Program the chip's motion-detection engine onto the same INT pin (MPU-6050 only), or nil.
+    /// Program the chip's motion-detection engine onto the same INT pin (`IMUChipModel.hasMotionInterrupt`), or nil.
     public var motionInterrupt: MotionInterruptSettings?
 
     public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false,
@@ -112,6 +112,11 @@ public protocol IMUChipDriver: AnyObject, Sendable {
 }
 
 extension IMUChipModel {
+    /// Whether EdgeMotion can program the chip's own motion engine onto its data-ready INT pin
+    /// (`IMUChipSettings.motionInterrupt`, `MotionInterruptChip`): MPU-6050 motion detection,
+    /// LSM6DSOX wake-up.
+    public var hasMotionInterrupt: Bool { self == .mpu6050 || self == .lsm6dsox }
+
     /// Creates the driver for this chip on `device`.
     public func makeDriver(on device: I2CDevice) -> any IMUChipDriver {
         switch self {

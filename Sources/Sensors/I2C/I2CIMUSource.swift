@@ -20,9 +20,10 @@ import Synchronization
 /// (`fifoOverflows`), the FIFO reset, the lost samples estimated from the time since the last burst
 /// and skipped in `sequence`.
 ///
-/// Chip motion engine (`motionInterrupt`, MPU-6050 with a data-ready line, not FIFO): the chip's
-/// motion detection shares the INT pin with data-ready, so on every edge INT_STATUS is read once,
-/// before the sample burst (the chip clears it on any read); when MOT_INT is set the sample gets
+/// Chip motion engine (`motionInterrupt`, an MPU-6050 or LSM6DSOX with a data-ready line, not
+/// FIFO): the chip's motion detection shares the INT pin with data-ready, so on every edge its
+/// interrupt source (MPU-6050 INT_STATUS, LSM6DSOX WAKE_UP_SRC) is read once, before the sample
+/// burst (the read clears it); when it says motion (MOT_INT, WU_IA) the sample gets
 /// `IMUSample.Flags.chipMotion`. One extra 1-byte read per sample, no allocation.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     public let bus: Int
@@ -38,8 +39,8 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
 
     private var i2c: I2CBus?
     private var driver: (any IMUChipDriver)?
-    /// The MPU-6050 whose motion engine is programmed (INT_STATUS read per edge), or nil.
-    private var motionChip: MPU6050?
+    /// The chip whose motion engine is programmed (interrupt source read per edge), or nil.
+    private var motionChip: (any MotionInterruptChip)?
     private var line: DataReadyLine?
     private var gaps = EdgeGapDetector(periodNanos: 1)
     private var periodNanos: UInt64 = 0
@@ -68,7 +69,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - dataReady: the chip's INT pin on a GPIO line, or `nil` for timer pacing.
     ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
-    ///   - motionInterrupt: program the chip's motion engine (MPU-6050 with `dataReady`, no `fifo`), or nil.
+    ///   - motionInterrupt: program the chip's motion engine (MPU-6050 or LSM6DSOX with `dataReady`, no `fifo`), or nil.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
                 fifo: FIFOOptions? = nil, motionInterrupt: MotionInterruptSettings? = nil,
@@ -114,9 +115,9 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         }
         let driver = chip.makeDriver(on: I2CDevice(bus: bus, address: address))
         do {
-            if settings.motionInterrupt != nil, chip != .mpu6050 || dataReady == nil || fifo != nil {
+            if settings.motionInterrupt != nil, !chip.hasMotionInterrupt || dataReady == nil || fifo != nil {
                 throw SensorError(.unsupported, subject: capabilities.name,
-                                  detail: "the chip motion engine needs an mpu6050 with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
+                                  detail: "the chip motion engine needs an mpu6050 or lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
             }
             try driver.probe()
             var s = settings
@@ -151,7 +152,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             lastFIFOWakeNanos = MonotonicClock.nowNanos()
             i2c = bus
             self.driver = driver
-            motionChip = (driver as? MPU6050).flatMap { $0.motionEngineEnabled ? $0 : nil }
+            motionChip = (driver as? any MotionInterruptChip).flatMap { $0.motionEngineEnabled ? $0 : nil }
             let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
             log.info("started", ["device": capabilities.name, "mode": bus.transferMode.rawValue,
                                  "rate": "\(config.rate)", "accel_range_g": "\(config.accelRangeG)",
@@ -178,8 +179,8 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             let edges = try line.waitForEdges(timeout: timeout)
             guard edges.count > 0 else { return .timeout }
             let lost = gaps.register(count: edges.count, firstNanos: edges.firstNanos, lastNanos: edges.lastNanos)
-            // INT_STATUS first: the burst read below clears it (INT_RD_CLEAR).
-            let chipMotion = try motionChip?.readInterruptStatus().motion ?? false
+            // The interrupt source first (MPU-6050: the burst read below would clear INT_STATUS).
+            let chipMotion = try motionChip?.readMotionFlag() ?? false
             try driver.read(into: &sample)
             sample.timestampNanos = edges.lastNanos
             sample.flags = lost > 0 ? [.hardwareTimestamp, .discontinuity] : .hardwareTimestamp
