@@ -1,16 +1,7 @@
 /// The calibration page's markup (`/calibrate`; behaviour in `CalibrationScript`, style shared
 /// with the live page in `DashboardPage.css`).
 enum CalibrationPage {
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>EdgeMotion calibration</title>
-<link rel="stylesheet" href="/style.css">
-<link rel="icon" href="data:,">
-</head>
+    static let html = PageHead.html(title: "EdgeMotion calibration") + #"""
 <body>
 <header>
   <h1>EdgeMotion calibration <span id="device">…</span></h1>

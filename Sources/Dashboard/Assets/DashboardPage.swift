@@ -1,15 +1,6 @@
 /// The page's markup and style (see `DashboardScript` for its behaviour).
 enum DashboardPage {
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>EdgeMotion</title>
-<link rel="stylesheet" href="/style.css">
-<link rel="icon" href="data:,">
-</head>
+    static let html = PageHead.html(title: "EdgeMotion") + #"""
 <body>
 <header>
   <h1>EdgeMotion <span id="device">…</span></h1>
