@@ -61,20 +61,4 @@ for r in 0x1b 0x56 0x58 0x5b 0x5c 0x5e; do i2cset -y "$I2CBUS" $A $r 0x00 b; don
 kill $sub 2>/dev/null
 cat /tmp/wakeup-agent.log
 [ $rc = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
-python3 - /tmp/wakeup-sub.txt <<'PY'
-import json, sys
-phase, events = "a", {"a": [], "b": []}
-for line in open(sys.argv[1], encoding="utf-8"):
-    topic, _, payload = line.rstrip("\n").partition(" ")
-    if topic.endswith("/marker"):
-        phase = "b"; continue
-    e = json.loads(payload)
-    if e.get("type") == "motion": events[phase].append(e)
-print("phase A (WAKE_UP_SRC 0x00) motion events:", events["a"])
-print("phase B (WAKE_UP_SRC 0x08) motion events:", events["b"])
-if phase != "b": print("FAIL: the phase marker never arrived"); sys.exit(1)
-if events["a"]: print("FAIL: motion reported while WAKE_UP_SRC had no WU_IA"); sys.exit(1)
-if len(events["b"]) != 1: print(f"FAIL: expected one motion event for one episode of WU_IA edges, got {len(events['b'])}"); sys.exit(1)
-if events["b"][0].get("source") != "chip": print("FAIL: the motion event does not say source: chip"); sys.exit(1)
-print("ok")
-PY
+python3 "$(dirname "$0")/lib/motion-phases.py" /tmp/wakeup-sub.txt "WAKE_UP_SRC 0x00" "WAKE_UP_SRC 0x08" WAKE_UP_SRC WU_IA

@@ -60,20 +60,4 @@ i2cset -y "$I2CBUS" 0x68 0x3A 0x00 b
 kill $sub 2>/dev/null
 cat /tmp/motion-agent.log
 [ $rc = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
-python3 - /tmp/motion-sub.txt <<'PY'
-import json, sys
-phase, events = "a", {"a": [], "b": []}
-for line in open(sys.argv[1], encoding="utf-8"):
-    topic, _, payload = line.rstrip("\n").partition(" ")
-    if topic.endswith("/marker"):
-        phase = "b"; continue
-    e = json.loads(payload)
-    if e.get("type") == "motion": events[phase].append(e)
-print("phase A (INT_STATUS 0x01) motion events:", events["a"])
-print("phase B (INT_STATUS 0x41) motion events:", events["b"])
-if phase != "b": print("FAIL: the phase marker never arrived"); sys.exit(1)
-if events["a"]: print("FAIL: motion reported while INT_STATUS had no MOT_INT"); sys.exit(1)
-if len(events["b"]) != 1: print(f"FAIL: expected one motion event for one episode of MOT_INT edges, got {len(events['b'])}"); sys.exit(1)
-if events["b"][0].get("source") != "chip": print("FAIL: the motion event does not say source: chip"); sys.exit(1)
-print("ok")
-PY
+python3 "$(dirname "$0")/lib/motion-phases.py" /tmp/motion-sub.txt "INT_STATUS 0x01" "INT_STATUS 0x41" INT_STATUS MOT_INT
