@@ -55,7 +55,20 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw MosquittoBrokerError("\(executable) not found: install the broker with `apt-get install mosquitto`")
         }
-        let port = try fixedPort ?? freeLoopbackPort()
+        // A free port is only free when asked: a test running in parallel may bind it before mosquitto
+        // does. Then mosquitto exits with "Address already in use" and another free port is tried.
+        guard fixedPort == nil else { return try start(extraConfig: extraConfig, onPort: fixedPort!) }
+        var attempt = 1
+        while true {
+            do {
+                return try start(extraConfig: extraConfig, onPort: try freeLoopbackPort())
+            } catch let error as MosquittoBrokerError where attempt < 5 && error.description.contains("Address already in use") {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func start(extraConfig: String, onPort port: Int) throws -> MosquittoBroker {
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("edgemotion-mosquitto-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
