@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 import Synchronization
 import MotionCore
 import Sensors
@@ -50,9 +51,7 @@ final class FiniteSimulation: IMUSource, @unchecked Sendable {
 private let wide = (from: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 - 3600),
                     to: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 + 7200))
 
-// 5 minutes, not 1: each test runs in about a second alone, but in the whole suite on two cores its
-// awaits wait behind tests that block pool threads (seen: 170–233 s); the limit still catches a hang.
-@Suite("MotionActivityManager and PedometerManager", .timeLimit(.minutes(5)))
+@Suite("MotionActivityManager and PedometerManager", .hangLimit)
 struct ActivityManagerTests {
     @Test func withoutAnAccelerometerNothingIsAvailableAndQueriesSaySo() async {
         let service = MotionService(source: GatedSource(sensors: .gyroscope))

@@ -1,13 +1,12 @@
 import Dispatch
 import Testing
+import TestSupport
 import Synchronization
 import MotionCore
 import Sensors
 @testable import EdgeMotion
 
-// 5 minutes, not 1: a test of about a second alone waits, in the whole suite on two cores, behind
-// tests that block the concurrency pool's threads (seen: 170–240 s); the limit still catches a hang.
-@Suite("BatchedSensorManager", .timeLimit(.minutes(5)))
+@Suite("BatchedSensorManager", .hangLimit)
 struct BatchedSensorManagerTests {
     @Test func fullRateSamplesArriveAsOneArrayPerBatchInterval() {
         let source = GatedSource(rate: 1000, count: 3000)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Testing
+import TestSupport
 import Synchronization
 import MotionCore
 import Sensors
@@ -39,9 +40,7 @@ func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-// 5 minutes, not 1: each test runs in about a second alone, but in the whole suite on two cores its
-// awaits wait behind tests that block pool threads (seen: 170–233 s); the limit still catches a hang.
-@Suite("MotionManager", .timeLimit(.minutes(5)))
+@Suite("MotionManager", .hangLimit)
 struct MotionManagerTests {
     @Test func availabilityFollowsTheSensorsTheSourceHas() {
         let full = MotionManager(source: GatedSource(sensors: .all))
@@ -350,9 +349,7 @@ final class FailingSource: IMUSource, @unchecked Sendable {
     func stop() {}
 }
 
-// 5 minutes, not 1: a test of about a second alone waits, in the whole suite on two cores, behind
-// tests that block the concurrency pool's threads (seen: 170–240 s); the limit still catches a hang.
-@Suite("MotionManager.attitudeReferenceFrame follows Core Motion's rule", .timeLimit(.minutes(5)))
+@Suite("MotionManager.attitudeReferenceFrame follows Core Motion's rule", .hangLimit)
 struct AttitudeReferenceFrameRuleTests {
     @Test("Default before any start, the frame in use while running, the last one after a stop")
     func lastFrameIsKeptAfterAStop() {

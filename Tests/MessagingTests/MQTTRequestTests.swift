@@ -5,9 +5,7 @@ import TestSupport
 
 /// MQTT 5 request/response publishes go through the same path as every other publish: counted,
 /// tracked until acknowledged, and carrying their properties to the subscriber.
-// 5 minutes, not 1: a test of about a second alone waits, in the whole suite on two cores, behind
-// tests that block the concurrency pool's threads (seen: 170–240 s); the limit still catches a hang.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct MQTTRequestTests {
+@Suite(.serialized, .hangLimit) struct MQTTRequestTests {
     @Test func aRequestIsCountedAndAwaitedLikeEveryQoS1Publish() throws {
         let broker = try MosquittoBroker.start()
         let responder = try makeClient(broker.url, id: "responder", protocolVersion: .v5)

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import Messaging
 
 /// A transport the test scripts: it records every publish, can fail the next one, and can run a
@@ -65,9 +66,7 @@ final class ManualClock: Sendable {
 /// scripted transport and a manual clock: no broker, no pump thread, no sleeps. Each test puts
 /// the outbox in one of the interleavings the real network thread can produce and checks the
 /// accounting identity `produced == acknowledged + dropped + queued` per topic.
-// 5 minutes, not 1: a test of about a second alone waits, in the whole suite on two cores, behind
-// tests that block the concurrency pool's threads (seen: 170–240 s); the limit still catches a hang.
-@Suite(.timeLimit(.minutes(5))) struct OutboxRaceTests {
+@Suite(.hangLimit) struct OutboxRaceTests {
     let lost = MQTTConnectionState.connectionLost(MQTTError(.connectionLost, context: "test"), retryIn: .seconds(1))
 
     func makeOutbox(_ settings: OutboxSettings = OutboxSettings(), clock: ManualClock = ManualClock()) throws -> Outbox {

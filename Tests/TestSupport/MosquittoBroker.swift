@@ -57,15 +57,15 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         // A free port is only free when asked: a test running in parallel may bind it before mosquitto
         // does. Then mosquitto exits with "Address already in use" and another free port is tried.
-        guard fixedPort == nil else { return try start(extraConfig: extraConfig, onPort: fixedPort!) }
-        var attempt = 1
-        while true {
+        if let fixedPort { return try start(extraConfig: extraConfig, onPort: fixedPort) }
+        for attempt in 1... {
             do {
                 return try start(extraConfig: extraConfig, onPort: try freeLoopbackPort())
             } catch let error as MosquittoBrokerError where attempt < 5 && error.description.contains("Address already in use") {
-                attempt += 1
+                continue
             }
         }
+        fatalError("unreachable: the fifth attempt's error is thrown")
     }
 
     private static func start(extraConfig: String, onPort port: Int) throws -> MosquittoBroker {
