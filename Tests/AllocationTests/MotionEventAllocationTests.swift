@@ -40,14 +40,14 @@ struct MotionEventAllocationTests {
         func flagged(_ t: Double) -> Bool { t.truncatingRemainder(dividingBy: 5) < 0.5 }
         for s in samples.prefix(4000) {
             detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
-                             chipFlaggedMotion: flagged(s.timestamp)) { _ in }
+                             chipFlags: flagged(s.timestamp) ? .chipMotion : []) { _ in }
         }
         var chipEvents = 0
         let before = mc_thread_allocations()
         for i in 4000..<samples.count {
             let s = samples[i]
             detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
-                             chipFlaggedMotion: flagged(s.timestamp)) { e in if e.fromChip { chipEvents += 1 } }
+                             chipFlags: flagged(s.timestamp) ? .chipMotion : []) { e in if e.fromChip { chipEvents += 1 } }
         }
         let allocations = mc_thread_allocations() - before
         #expect(chipEvents > 2, "chip motion events fired during the measurement (\(chipEvents))")

@@ -12,3 +12,39 @@ public struct MotionInterruptSettings: Sendable, Hashable {
         self.duration = duration
     }
 }
+
+/// What a chip's free-fall engine is set to, in the software free-fall detector's units
+/// (`events.free_fall_g`, `events.free_fall_min_s`, `FreeFallConfiguration`); the driver rounds
+/// them to its register codes (`LSM6DSx.freeFallThresholdCode`).
+public struct FreeFallInterruptSettings: Sendable, Hashable {
+    /// g: acceleration magnitude below this (all axes low) counts as falling.
+    public var thresholdG: Double
+    /// Seconds the magnitude must stay below before the interrupt is raised.
+    public var duration: Double
+
+    public init(thresholdG: Double, duration: Double) {
+        self.thresholdG = thresholdG
+        self.duration = duration
+    }
+}
+
+/// What a chip's single/double-tap engine is set to, in the software tap detector's units
+/// (`TapConfiguration`), rounded by the driver to its codes (`LSM6DSx.tapThresholdCode`,
+/// `LSM6DSx.tapTimingCodes`).
+public struct TapInterruptSettings: Sendable, Hashable {
+    /// g: a tap's peak (the chip: the slope between two samples, per axis) above this.
+    public var thresholdG: Double
+    /// Seconds: the longest over-threshold impulse that still counts as a tap (chip SHOCK).
+    public var maximumDuration: Double
+    /// Seconds of quiet needed after a tap (chip QUIET).
+    public var quietAfter: Double
+    /// Seconds: the longest gap between the two taps of a double tap (chip DUR).
+    public var doubleTapMaximumGap: Double
+
+    public init(thresholdG: Double, maximumDuration: Double, quietAfter: Double, doubleTapMaximumGap: Double) {
+        self.thresholdG = thresholdG
+        self.maximumDuration = maximumDuration
+        self.quietAfter = quietAfter
+        self.doubleTapMaximumGap = doubleTapMaximumGap
+    }
+}
