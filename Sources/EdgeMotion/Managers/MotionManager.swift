@@ -82,13 +82,9 @@ public final class MotionManager: Sendable {
         let c = chipEvents
         let source = I2CIMUSource(
             bus: bus, address: address, chip: chip, dataReady: dataReady,
-            motionInterrupt: c.flatMap { $0.chipMotion ? MotionInterruptSettings(thresholdMS2: $0.anyMotion.accelerationThreshold,
-                                                                                  duration: $0.anyMotion.motionDuration) : nil },
-            freeFallInterrupt: c.flatMap { $0.chipFreeFall ? FreeFallInterruptSettings(thresholdG: $0.freeFall.threshold,
-                                                                                         duration: $0.freeFall.minimumDuration) : nil },
-            tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings(thresholdG: $0.tap.threshold, maximumDuration: $0.tap.maximumDuration,
-                                                                         quietAfter: $0.tap.quietAfter,
-                                                                         doubleTapMaximumGap: $0.tap.doubleTapMaximumGap) : nil })
+            motionInterrupt: c.flatMap { $0.chipMotion ? MotionInterruptSettings($0.anyMotion) : nil },
+            freeFallInterrupt: c.flatMap { $0.chipFreeFall ? FreeFallInterruptSettings($0.freeFall) : nil },
+            tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings($0.tap) : nil })
         return MotionManager(service: MotionService(
             source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
     }

@@ -1,3 +1,5 @@
+import MotionCore
+
 /// What a chip's motion-detection engine is set to, in the software any-motion detector's units
 /// (`events.motion_threshold_ms2`, `AnyMotionConfiguration`), converted to register codes by the
 /// driver (`MPU6050.motionThresholdCode`).
@@ -46,5 +48,25 @@ public struct TapInterruptSettings: Sendable, Hashable {
         self.maximumDuration = maximumDuration
         self.quietAfter = quietAfter
         self.doubleTapMaximumGap = doubleTapMaximumGap
+    }
+}
+
+// The software detectors' settings → the chip engines' (one mapping for the agent's config and
+// the library's `MotionManager.i2c(chipEvents:)`).
+extension MotionInterruptSettings {
+    /// The any-motion detector's acceleration threshold and motion duration.
+    public init(_ c: AnyMotionConfiguration) { self.init(thresholdMS2: c.accelerationThreshold, duration: c.motionDuration) }
+}
+
+extension FreeFallInterruptSettings {
+    /// The free-fall detector's threshold and minimum duration.
+    public init(_ c: FreeFallConfiguration) { self.init(thresholdG: c.threshold, duration: c.minimumDuration) }
+}
+
+extension TapInterruptSettings {
+    /// The tap detector's threshold, impulse limit, quiet-after and double-tap gap.
+    public init(_ c: TapConfiguration) {
+        self.init(thresholdG: c.threshold, maximumDuration: c.maximumDuration, quietAfter: c.quietAfter,
+                  doubleTapMaximumGap: c.doubleTapMaximumGap)
     }
 }

@@ -50,9 +50,8 @@ extension AgentConfiguration {
         source.chipMotionThresholdMS2 = use(.motion) ? d.anyMotion.accelerationThreshold : nil
         source.chipMotionDuration = d.anyMotion.motionDuration
         events.detectors.chipFreeFall = use(.freeFall)
-        source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(thresholdG: d.freeFall.threshold, duration: d.freeFall.minimumDuration) : nil
+        source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil
         events.detectors.chipTap = use(.tap)
-        source.chipTap = use(.tap) ? TapInterruptSettings(thresholdG: d.tap.threshold, maximumDuration: d.tap.maximumDuration,
-                                                          quietAfter: d.tap.quietAfter, doubleTapMaximumGap: d.tap.doubleTapMaximumGap) : nil
+        source.chipTap = use(.tap) ? TapInterruptSettings(d.tap) : nil
     }
 }
