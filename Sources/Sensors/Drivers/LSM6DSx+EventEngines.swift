@@ -123,12 +123,12 @@ extension LSM6DSx {
     /// The chip flags of one WAKE_UP_SRC and TAP_SRC pair, kept to the engines in `enabled`
     /// (a bit of an engine that was not programmed is ignored).
     public static func decodeEventSources(wakeUpSource: UInt8, tapSource: UInt8, enabled: IMUSample.Flags) -> IMUSample.Flags {
-        var f: IMUSample.Flags = []
-        if wakeUpSource & wakeUpActive != 0 { f.insert(.chipMotion) }
-        if wakeUpSource & freeFallActive != 0 { f.insert(.chipFreeFall) }
-        if tapSource & singleTapActive != 0 { f.insert(.chipTap) }
-        if tapSource & doubleTapActive != 0 { f.insert(.chipDoubleTap) }
-        return f.intersection(enabled)
+        var raw: UInt32 = 0
+        if wakeUpSource & wakeUpActive != 0 { raw |= IMUSample.Flags.chipMotion.rawValue }
+        if wakeUpSource & freeFallActive != 0 { raw |= IMUSample.Flags.chipFreeFall.rawValue }
+        if tapSource & singleTapActive != 0 { raw |= IMUSample.Flags.chipTap.rawValue }
+        if tapSource & doubleTapActive != 0 { raw |= IMUSample.Flags.chipDoubleTap.rawValue }
+        return IMUSample.Flags(rawValue: raw & enabled.rawValue)
     }
 
     /// WAKE_UP_SRC and TAP_SRC in one 2-byte burst (the read clears the latched events), decoded

@@ -22,7 +22,7 @@ extension MPU6050: MotionInterruptChip {
     public var chipEvents: IMUSample.Flags { motionEngineEnabled ? .chipMotion : [] }
     /// INT_STATUS bit 6 MOT_INT.
     public func readChipEvents() throws(SensorError) -> IMUSample.Flags {
-        try readInterruptStatus().motion ? .chipMotion : []
+        try readInterruptStatus().motion ? .chipMotion : IMUSample.Flags(rawValue: 0)
     }
 }
 

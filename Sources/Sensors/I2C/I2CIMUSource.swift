@@ -194,7 +194,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             guard edges.count > 0 else { return .timeout }
             let lost = gaps.register(count: edges.count, firstNanos: edges.firstNanos, lastNanos: edges.lastNanos)
             // The interrupt source first (MPU-6050: the burst read below would clear INT_STATUS).
-            let chipEvents = try motionChip?.readChipEvents() ?? []
+            let chipEvents = try motionChip?.readChipEvents() ?? IMUSample.Flags(rawValue: 0)
             try driver.read(into: &sample)
             sample.timestampNanos = edges.lastNanos
             sample.flags = lost > 0 ? [.hardwareTimestamp, .discontinuity] : .hardwareTimestamp
