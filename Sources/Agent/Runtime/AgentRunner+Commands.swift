@@ -23,7 +23,11 @@ extension AgentRunner {
             case .failure(let f):
                 reply(&w, id: f.id, ok: false, error: f.message)
             case .success(let cmd):
-                let current = configuration.streams[named: cmd.stream]!
+                guard let current = configuration.streams[named: cmd.stream] else {
+                    // `StreamCommand.parse` accepts only the four stream names, so this is not reached.
+                    reply(&w, id: cmd.id, ok: false, error: "unknown stream '\(cmd.stream)'")
+                    break
+                }
                 let sourceRate = report?.sourceConfiguration.rate ?? configuration.source.rate
                 switch cmd.applied(to: current, sourceRate: sourceRate) {
                 case .failure(let f):

@@ -19,19 +19,16 @@ extension AgentRunner {
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: c.spool.fsync, maximumSpoolBytes: c.spool.maxBytes)
-        if c.spool.enabled {
-            settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
-            do {
-                return try Outbox(settings: settings)
-            } catch {
-                log.error("cannot open the event spool; not starting",
-                          ["error": error.description,
-                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
-                return nil
-            }
+        if c.spool.enabled { settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory) }
+        do {
+            return try Outbox(settings: settings)
+        } catch {
+            // Only opening the spool can fail (without one, `init` does not throw).
+            log.error("cannot open the event spool; not starting",
+                      ["error": error.description,
+                       "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+            return nil
         }
-        // Without a spool, `init` cannot fail.
-        return try! Outbox(settings: settings)
     }
 
     static func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
