@@ -26,6 +26,10 @@ import Synchronization
 /// burst (the read clears it); when it says motion (MOT_INT, WU_IA) the sample gets
 /// `IMUSample.Flags.chipMotion`. One extra 1-byte read per sample, no allocation.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the configuration is `let`s of Sendable types and `capabilities` is
+    // computed from them only; the lost-sample counters are atomics. Every `var` (the bus, the
+    // driver, the data-ready line, the pacing, the FIFO stash, `chipConfiguration`) is written only
+    // by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract); `chipConfiguration` is for the thread that started the source.
     public let bus: Int
     public let address: UInt16
     public let chip: IMUChipModel
