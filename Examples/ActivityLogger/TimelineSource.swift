@@ -11,6 +11,9 @@ import Sensors
 /// Nothing is produced before `open()`, so every handler can be registered first. Also an
 /// example of an `IMUSource` of your own.
 final class TimelineSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: `simulator` and `seconds` are `let`s, `gate` an atomic; `produced` and
+    // `rate` are touched only by `start`, `read` and `stop`, which the pipeline calls from one
+    // thread at a time (`IMUSource`'s contract). A source of your own argues the same way.
     private let simulator: SimulatedIMU
     private let seconds: Double
     private var produced = 0

@@ -5,6 +5,8 @@ import Sensors
 /// re-timing them so timestamps keep increasing across wrap-arounds: the cheapest possible
 /// source, so a pipeline run measures the pipeline, not sample synthesis or CSV parsing.
 final class ArraySource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is an immutable `let` of a Sendable type except
+    // `next`, touched only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     let capabilities: SourceCapabilities
     private let samples: [IMUSample]
     private let total: Int

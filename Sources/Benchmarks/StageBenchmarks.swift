@@ -137,6 +137,43 @@ struct StageBenchmarks {
             })
             blackHole(events)
         }
+        do {
+            // The vibration spectrum (`events.vibration.spectrum`, defaults: 256 samples, 16 bins):
+            // per sample one store into its ring; at the publish interval a Hann window, a radix-2
+            // FFT per axis and the band sums. Rows: the per-sample store alone (interval longer
+            // than the run), the amortised cost at a 1 s interval, and one spectrum on its own.
+            let rate = 1 / dt
+            for (interval, label, key) in [(1e9, "store only", "spectrum_store"), (1.0, "1 s interval, FFT amortised", "spectrum_1s")] {
+                var c = VibrationSpectrumConfiguration()
+                c.enabled = true
+                c.interval = interval
+                let analyzer = VibrationSpectrumAnalyzer(configuration: c, sampleRate: rate)
+                var spectra = 0
+                // Each pass replays the same samples: its clock continues from the last pass, so
+                // spectra stay due every `interval` instead of waiting for the first pass's end.
+                var offset = 0.0
+                let passDuration = Double(n) * dt
+                results.append(measureStage("vibration spectrum, \(label)", key: key, items: n, repeats: repeats,
+                                            note: interval < 1e9 ? "allocates once per spectrum (its result arrays), not per sample" : "") {
+                    for i in 0..<n where analyzer.add(samples[i].specificForce, time: offset + samples[i].timestamp) {
+                        spectra += analyzer.compute(time: offset + samples[i].timestamp).rms.count
+                    }
+                    offset += passDuration
+                })
+                blackHole(spectra)
+            }
+            var c = VibrationSpectrumConfiguration()
+            c.enabled = true
+            let analyzer = VibrationSpectrumAnalyzer(configuration: c, sampleRate: rate)
+            for i in 0..<min(n, c.length) { _ = analyzer.add(samples[i].specificForce, time: samples[i].timestamp) }
+            let count = 200
+            var bins = 0
+            results.append(measureStage("vibration spectrum, one spectrum (ns per spectrum)", key: "spectrum_compute", items: count,
+                                        repeats: repeats, countAllocations: false) {
+                for _ in 0..<count { bins += analyzer.compute(time: 0).rms.count }
+            })
+            blackHole(bins)
+        }
 
         // The same two inside the pipeline, as the agent runs them: the activity engine's runtime
         // consumer (50 Hz accelerometer, batches of 10) on a 1 kHz source; ns per source sample.

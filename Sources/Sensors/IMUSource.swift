@@ -77,6 +77,14 @@ public enum ReadResult: Sendable, Equatable {
 ///
 /// Life cycle: `capabilities` → `start(requestedRate:)` → `read(into:timeout:)` repeatedly from
 /// **one** acquisition thread → `stop()`. `read` must not allocate, lock or log in steady state.
+///
+/// `Sendable`, because a source is made on one thread and handed to the pipeline's acquisition
+/// thread (and shared by managers through `MotionService.shared(for:)`). The contract every
+/// conformer's `@unchecked Sendable` proof rests on: `start`, `read` and `stop` are called by one
+/// thread at a time, each hand-over (the pipeline's thread start and join) ordering them; so
+/// mutable state touched only by those three needs no lock. `capabilities` may be read from any
+/// thread at any time: it must not depend on that state (a `let`, or computed from `let`s). Anything
+/// else read from other threads is a `let`, an atomic or under a lock.
 public protocol IMUSource: AnyObject, Sendable {
     /// What the source can deliver.
     var capabilities: SourceCapabilities { get }

@@ -7,8 +7,7 @@ import TestSupport
 @testable import Agent
 
 /// The simulator, except that its start always fails (a device that is gone at start-up).
-final class SourceThatNeverStarts: IMUSource, @unchecked Sendable {
-    // @unchecked: no state besides the immutable simulator, which is never started.
+final class SourceThatNeverStarts: IMUSource, Sendable {
     let inner = SimulatedIMU(options: SimulatorOptions(scenario: SimulationScenario(named: "stationary")!, seed: 1))
     var capabilities: SourceCapabilities { inner.capabilities }
     func start(requestedRate: Double) throws -> SourceConfiguration {
@@ -27,7 +26,7 @@ final class SourceThatNeverStarts: IMUSource, @unchecked Sendable {
 struct AgentLifecycleTests {
     /// The parts of a running agent in the order docs/ARCHITECTURE.md gives.
     static let pipelineOrder = ["motion service", "activity", "motion events", "latest snapshots", "movement advisor", "delivery"]
-    static let startOrder = ["broker connection", "final report", "outbox", "dashboard"] + pipelineOrder + ["pipeline"]
+    static let startOrder = ["broker connection", "health reporter", "outbox", "dashboard"] + pipelineOrder + ["pipeline", "command handler"]
 
     /// The end-to-end tests' agent (`Reliability.config`: simulator at 200 Hz, accelerometer and
     /// motion streams) on `broker`.
@@ -72,16 +71,16 @@ struct AgentLifecycleTests {
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/order/#"])
         let dir = try Reliability.tempDirectory("order")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runner = AgentRunner(configuration: try ConfigurationLoader.parse(
+        let runner = try AgentRunner(configuration: try ConfigurationLoader.parse(
             yaml: Self.config(broker: broker.url, id: "order", stateDirectory: dir), fileName: "order.yaml"))
         let run = Run(runner, duration: 2)
         #expect(run.waitForExit() == 0)
 
         let events = run.events.value
         // A group is started once its parts are, and stopped once they are.
-        let stopOrder = Self.pipelineOrder.reversed() + ["pipeline", "dashboard", "outbox", "final report", "broker connection"]
+        let stopOrder = ["command handler"] + Self.pipelineOrder.reversed() + ["pipeline", "dashboard", "outbox", "health reporter", "broker connection"]
         #expect(events == Self.startOrder.map { "started " + $0 } + stopOrder.map { "stopped " + $0 })
-        // On the wire: the final stats (QoS 1, sent by `final report`) arrive before the retained
+        // On the wire: the final stats (QoS 1, sent by `health reporter`) arrive before the retained
         // offline (sent by `broker connection`, stopped after it), and samples were published.
         _ = sub.waitFor(count: 1, timeout: .seconds(2)) { $0.topic == "edgemotion/order/status" && $0.payloadString == "offline" }
         let topics = sub.messages.map(\.topic)
@@ -97,15 +96,15 @@ struct AgentLifecycleTests {
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/nostart/#"])
         let dir = try Reliability.tempDirectory("nostart")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runner = AgentRunner(configuration: try ConfigurationLoader.parse(
+        let runner = try AgentRunner(configuration: try ConfigurationLoader.parse(
             yaml: Self.config(broker: broker.url, id: "nostart", stateDirectory: dir), fileName: "nostart.yaml"))
         runner.makeSource = { _ in SourceThatNeverStarts() }
         let run = Run(runner, duration: 5)
         #expect(run.waitForExit() == 1, "a source that does not start ends the agent with status 1")
 
-        #expect(run.events.value == ["started broker connection", "started final report", "started outbox", "started dashboard",
+        #expect(run.events.value == ["started broker connection", "started health reporter", "started outbox", "started dashboard",
                                      "failed motion service", "failed pipeline",
-                                     "stopped dashboard", "stopped outbox", "stopped final report", "stopped broker connection"])
+                                     "stopped dashboard", "stopped outbox", "stopped health reporter", "stopped broker connection"])
         let status = sub.waitFor(count: 2, topic: "edgemotion/nostart/status", timeout: .seconds(3)).map(\.payloadString)
         #expect(status == ["online", "offline"])
         #expect(sub.messages(on: "edgemotion/nostart/stats").isEmpty, "nothing was sampled: no final counters")
@@ -125,7 +124,7 @@ struct AgentLifecycleTests {
                 .write(toFile: path, atomically: true, encoding: .utf8)
         }
         try write(broker: first.url, accelerometer: "{ rate: 100, publish_rate: 10, qos: 1 }")
-        let runner = AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
+        let runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
         let run = Run(runner, duration: 30)
         let accelerometer = "edgemotion/reloader/sensor/accelerometer"
         #expect(run.waitFor("started pipeline"))
@@ -177,7 +176,7 @@ struct AgentLifecycleTests {
         let yaml = Self.config(broker: "mqtt://127.0.0.1:\(dead)", id: "failover", stateDirectory: dir)
             .replacing("mqtt: { broker: \"mqtt://127.0.0.1:\(dead)\" }",
                        with: "mqtt: { broker: \"mqtt://127.0.0.1:\(dead)\", fallback_brokers: [\"\(fallback.url)\"], failover_after_s: 1 }")
-        let runner = AgentRunner(configuration: try ConfigurationLoader.parse(yaml: yaml, fileName: "failover.yaml"))
+        let runner = try AgentRunner(configuration: try ConfigurationLoader.parse(yaml: yaml, fileName: "failover.yaml"))
         let run = Run(runner, duration: 12)
         // The initial wait gives up after 5 s, then 1 s without a connection moves to the fallback.
         #expect(sub.waitFor(count: 3, topic: "edgemotion/failover/sensor/accelerometer", timeout: .seconds(15)).count >= 3)

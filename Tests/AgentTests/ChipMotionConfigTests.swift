@@ -71,14 +71,17 @@ struct ChipMotionConfigTests {
         #expect(problems.contains { $0.contains("events.chip_motion") && $0.contains("auto") }, "\(problems)")
     }
 
+    /// One event's `events/motion` fields as JSON.
+    static func json(_ e: MotionEvent) -> String {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        MotionEventPayload.writeFields(e, thresholds: [], into: &w)
+        w.endObject()
+        return String(decoding: w.buffer, as: UTF8.self)
+    }
+
     @Test func theChipsMotionEventSaysSourceChipAndTheSoftwaresSaysNothing() {
-        func json(_ e: MotionEvent) -> String {
-            var w = JSONWriter(capacity: 256)
-            w.beginObject()
-            MotionEventPayload.writeFields(e, thresholds: [], into: &w)
-            w.endObject()
-            return String(decoding: w.buffer, as: UTF8.self)
-        }
+        let json = Self.json
         var chip = MotionEvent(type: .motion, time: 3, onset: 3)
         chip.fromChip = true
         #expect(json(chip) == #"{"type":"motion","t_s":3,"onset_s":3,"source":"chip"}"#)

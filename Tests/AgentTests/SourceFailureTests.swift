@@ -9,6 +9,9 @@ import TestSupport
 /// The real simulator behind a switch: after `failAfter` samples a read fails (as an unbound IIO
 /// device's does), then `refusedStarts` re-opens fail ("no such device") before the device is back.
 final class UnpluggedSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the settings and `inner` are `let`s; `startCount`, read by the test's
+    // thread, is under `lock`; `delivered`, `failed` and `refused` are touched only by `start`,
+    // `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     let inner: SimulatedIMU
     let failAfter: Int
     let refusedStarts: Int
@@ -79,7 +82,7 @@ struct SourceFailureTests {
         state_directory: \(NSTemporaryDirectory())edgemotion-unplug-\(UUID().uuidString)
         """)
         defer { ConfigTestSupport.removeTemporaryFile(path) }
-        let runner = AgentRunner(configuration: try ConfigurationLoader.load(path: path))
+        let runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path))
         let source = UnpluggedSource(failAfter: 80, refusedStarts: 2)   // fails at 0.8 s; back after 3 waits of 0.5 s
         runner.makeSource = { _ in source }
         let finished = DispatchSemaphore(value: 0)

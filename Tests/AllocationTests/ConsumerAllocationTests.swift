@@ -88,7 +88,7 @@ extension ConsumerAllocationTests {
 }
 
 /// Only its capabilities are read (for the library configuration).
-final class GatedSourceStub: IMUSource, @unchecked Sendable {
+final class GatedSourceStub: IMUSource, Sendable {
     let capabilities: SourceCapabilities
     init(rate: Double) { capabilities = SourceCapabilities(name: "stub", sensors: .all, maximumRate: rate) }
     func start(requestedRate: Double) throws -> SourceConfiguration { SourceConfiguration(rate: 1000, timing: .simulated) }

@@ -40,17 +40,70 @@ struct MotionEventAllocationTests {
         func flagged(_ t: Double) -> Bool { t.truncatingRemainder(dividingBy: 5) < 0.5 }
         for s in samples.prefix(4000) {
             detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
-                             chipFlaggedMotion: flagged(s.timestamp)) { _ in }
+                             chipFlags: flagged(s.timestamp) ? .chipMotion : []) { _ in }
         }
         var chipEvents = 0
         let before = mc_thread_allocations()
         for i in 4000..<samples.count {
             let s = samples[i]
             detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate,
-                             chipFlaggedMotion: flagged(s.timestamp)) { e in if e.fromChip { chipEvents += 1 } }
+                             chipFlags: flagged(s.timestamp) ? .chipMotion : []) { e in if e.fromChip { chipEvents += 1 } }
         }
         let allocations = mc_thread_allocations() - before
         #expect(chipEvents > 2, "chip motion events fired during the measurement (\(chipEvents))")
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
+    /// With the chip deciding `free_fall`, `tap` and `double_tap` too (LSM6DSOX FF_IA, SINGLE_TAP,
+    /// DOUBLE_TAP), the gates and the withheld software events allocate nothing, events firing.
+    @Test func chipDecidedFreeFallAndTapsDoNotAllocatePerSample() throws {
+        var c = MotionEventConfiguration()
+        c.chipMotion = true
+        c.chipFreeFall = true
+        c.chipTap = true
+        var detectors = MotionEventDetectors(configuration: c, sampleRate: 400)
+        let samples = try #require(EventScenario(named: "tap")).samples
+        // Every 5 s: a 0.3 s run of free-fall flags from 1 s, a tap at 2 s, a double tap at 3 s.
+        // (The pair is built once: an array literal of flags allocates its array each time.)
+        let pair = IMUSample.Flags.chipTap.union(.chipDoubleTap)
+        func flags(_ t: Double) -> IMUSample.Flags {
+            let p = t.truncatingRemainder(dividingBy: 5)
+            if p >= 1, p < 1.3 { return .chipFreeFall }
+            if abs(p - 2) < 0.001 { return .chipTap }
+            if abs(p - 3) < 0.001 { return pair }
+            return IMUSample.Flags(rawValue: 0)
+        }
+        for s in samples.prefix(4000) {
+            detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate, chipFlags: flags(s.timestamp)) { _ in }
+        }
+        var falls = 0, taps = 0
+        let before = mc_thread_allocations()
+        for i in 4000..<samples.count {
+            let s = samples[i]
+            detectors.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate, chipFlags: flags(s.timestamp)) { e in
+                if e.fromChip, e.type == .freeFall { falls += 1 }
+                if e.fromChip, e.type == .tap || e.type == .doubleTap { taps += 1 }
+            }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(falls > 1 && taps > 1, "chip events fired during the measurement (\(falls) falls, \(taps) taps)")
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
+    /// The LSM6DSOX's per-edge decoding of WAKE_UP_SRC and TAP_SRC into chip flags (run on the
+    /// acquisition thread for every sample) allocates nothing.
+    @Test func decodingTheChipsEventSourcesDoesNotAllocate() {
+        let enabled = IMUSample.Flags.chipEvents
+        var seen = IMUSample.Flags(rawValue: 0)
+        let before = mc_thread_allocations()
+        // (No `for … in` over an array here: its iterator allocates in debug builds.)
+        for wakeUp in 0...255 {
+            for tap in 0...0x7F where tap & 0x0F == 0 {                 // TAP_SRC with every combination of bits 4–6
+                seen.formUnion(LSM6DSx.decodeEventSources(wakeUpSource: UInt8(wakeUp), tapSource: UInt8(tap), enabled: enabled))
+            }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(seen == enabled)
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
 

@@ -12,7 +12,7 @@ struct PrometheusScrapeTests {
         let (broker, agent, url) = try Web.startAgent(id: "scraped")
         defer { agent.signal(); agent.waitForExit(timeout: 10); broker.stop() }
         let target = "127.0.0.1:\(Web.port(of: url))"
-        let prometheus = try PrometheusServer(targets: [target])
+        let prometheus = try PrometheusServer.start(targets: [target])
         defer { prometheus.stop() }
 
         let up = try prometheus.waitFor(#"up{job="edgemotion"}"#) { $0.first?.value == 1 }
@@ -41,7 +41,7 @@ struct PrometheusScrapeTests {
     @Test func everyGrafanaPanelReturnsSeriesAndTheAgentDownAlertFollowsTheAgent() throws {
         let (broker, agent, url) = try Web.startAgent(id: "panels")
         defer { agent.signal(); agent.waitForExit(timeout: 10); broker.stop() }
-        let prometheus = try PrometheusServer(targets: ["127.0.0.1:\(Web.port(of: url))"])
+        let prometheus = try PrometheusServer.start(targets: ["127.0.0.1:\(Web.port(of: url))"])
         defer { prometheus.stop() }
         _ = try prometheus.waitFor(#"up{job="edgemotion"}"#) { $0.first?.value == 1 }
 

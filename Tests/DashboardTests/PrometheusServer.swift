@@ -17,8 +17,14 @@ final class PrometheusServer {
 
     static let deploy = Web.packageRoot.appendingPathComponent("deploy/prometheus")
 
-    init(targets: [String]) throws {
-        port = try MosquittoBroker.freeLoopbackPort()
+    /// Starts Prometheus on a free loopback port; another one when a parallel test took it first
+    /// (`FreePortServer`: Prometheus then exits with "bind: address already in use").
+    static func start(targets: [String]) throws -> PrometheusServer {
+        try FreePortServer.start { try PrometheusServer(targets: targets, port: $0) }
+    }
+
+    private init(targets: [String], port: Int) throws {
+        self.port = port
         directory = NSTemporaryDirectory() + "edgemotion-prometheus-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         let shipped = try String(contentsOf: Self.deploy.appendingPathComponent("prometheus.yml"), encoding: .utf8)

@@ -14,6 +14,8 @@ import Sensors
 /// time (the simulator itself never ends). Nothing flows before `open()`, so every handler is
 /// registered before the first sample.
 final class FiniteSimulation: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: `inner` and `count` are `let`s, `gate` an atomic; `produced` is touched
+    // only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     let inner: SimulatedIMU
     let count: Int
     private var produced = 0

@@ -11,6 +11,8 @@ import Synchronization
 /// `rate` in real time for ever. The magnetic field is configurable, so a field without a
 /// horizontal part (no heading possible) can be scripted.
 final class GatedSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the settings are `let`s, `gate` and `starts` atomics; `produced` and
+    // `startNanos` are touched only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     let capabilities: SourceCapabilities
     let rate: Double
     let count: Int?

@@ -340,7 +340,7 @@ struct MotionManagerTests {
 }
 
 /// A source whose device cannot be opened.
-final class FailingSource: IMUSource, @unchecked Sendable {
+final class FailingSource: IMUSource, Sendable {
     let capabilities = SourceCapabilities(name: "iio:missing", sensors: .all, maximumRate: 100)
     func start(requestedRate: Double) throws -> SourceConfiguration {
         throw SensorError(.notFound, subject: "/dev/iio:device9", detail: "no such device; check the IIO driver is loaded")

@@ -10,6 +10,8 @@ import Synchronization
 /// refusing `failedStarts` re-opens (a device that stays away for a while).
 /// (The simulator and replay sources are tested on their own; this isolates the pipeline.)
 final class ScriptedSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the script is `let`s, `starts` an atomic; `refusedStarts`, `produced`
+    // and `failed` are touched only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     let capabilities: SourceCapabilities
     let count: Int
     let rate: Double

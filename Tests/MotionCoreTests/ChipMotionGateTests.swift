@@ -17,7 +17,7 @@ struct ChipMotionGateTests {
         var events: [MotionEvent] = []
         for i in 0..<Int(seconds * 10) {
             let t = Double(i) / 10
-            d.update(time: t, specificForce: force(t), rotationRate: nil, chipFlaggedMotion: flagged(t)) { events.append($0) }
+            d.update(time: t, specificForce: force(t), rotationRate: nil, chipFlags: flagged(t) ? .chipMotion : []) { events.append($0) }
         }
         return events.filter { $0.type == .motion }
     }

@@ -55,17 +55,9 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw MosquittoBrokerError("\(executable) not found: install the broker with `apt-get install mosquitto`")
         }
-        // A free port is only free when asked: a test running in parallel may bind it before mosquitto
-        // does. Then mosquitto exits with "Address already in use" and another free port is tried.
         if let fixedPort { return try start(extraConfig: extraConfig, onPort: fixedPort) }
-        for attempt in 1... {
-            do {
-                return try start(extraConfig: extraConfig, onPort: try freeLoopbackPort())
-            } catch let error as MosquittoBrokerError where attempt < 5 && error.description.contains("Address already in use") {
-                continue
-            }
-        }
-        fatalError("unreachable: the fifth attempt's error is thrown")
+        // Another free port when a parallel test took this one first (`FreePortServer`).
+        return try FreePortServer.start { try start(extraConfig: extraConfig, onPort: $0) }
     }
 
     private static func start(extraConfig: String, onPort port: Int) throws -> MosquittoBroker {

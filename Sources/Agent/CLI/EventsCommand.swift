@@ -81,9 +81,11 @@ struct EventsCommand: Command {
         let rate = Double(rows.count - 1) / (last.time - first.time)
         let useGyro = !options.flags.contains("--no-gyro"), printVibration = options.flags.contains("--vibration")
         // A recording carries no chip interrupt flags: the software detectors decide everything,
-        // whatever events.chip_motion resolved to for the config's live source.
+        // whatever events.chip_motion / chip_engines resolved to for the config's live source.
         var offline = settings.detectors
         offline.chipMotion = false
+        offline.chipFreeFall = false
+        offline.chipTap = false
         var detectors = MotionEventDetectors(configuration: offline, sampleRate: rate)
         let thresholds = settings.detectors.tiltThresholds, bands = settings.detectors.vibration.bands
         var w = JSONWriter(capacity: 512)

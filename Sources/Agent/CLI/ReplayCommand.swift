@@ -70,6 +70,10 @@ struct ReplayCommand: Command {
             return 64
         }
         Logger.threshold = c.logging.level
-        return AgentRunner(configuration: c).run(duration: duration)
+        do {
+            return try AgentRunner(configuration: c).run(duration: duration)
+        } catch {
+            return error.exitStatus   // logged by the runner
+        }
     }
 }

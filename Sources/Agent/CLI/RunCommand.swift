@@ -88,6 +88,10 @@ struct RunCommand: Command {
             return 2
         }
         Logger.threshold = configuration.logging.level
-        return AgentRunner(configuration: configuration, configPath: configPath, overrides: overrides).run(duration: duration)
+        do {
+            return try AgentRunner(configuration: configuration, configPath: configPath, overrides: overrides).run(duration: duration)
+        } catch {
+            return error.exitStatus   // logged by the runner
+        }
     }
 }

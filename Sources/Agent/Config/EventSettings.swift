@@ -21,6 +21,19 @@ public struct EventSettings: Sendable, Equatable {
         case auto, off, on
     }
 
+    /// `chip_engines`: which of the chip's engines `chip_motion` applies to: `motion` (MPU-6050
+    /// motion detection, LSM6DSOX wake-up), `free_fall` and `tap` (tap and double tap; LSM6DSOX
+    /// only); nil (the key absent) = every engine the chip has. An engine left out, or one the
+    /// chip lacks, stays with the software detector; `chip_motion: on` with a listed engine the
+    /// chip lacks is refused.
+    public var chipEngines: Set<ChipEngine>?
+
+    /// `events.chip_engines` items.
+    public enum ChipEngine: String, Sendable, Equatable, CaseIterable, Comparable {
+        case motion, freeFall = "free_fall", tap
+        public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+    }
+
     /// Home Assistant's binary-sensor device classes (`BinarySensorDeviceClass`, HA 2025.4): what
     /// `events.thresholds.<name>.device_class` may be (HA refuses a discovery with another). Kept
     /// with the settings so the configuration reader stands alone (the `config` fuzz target).

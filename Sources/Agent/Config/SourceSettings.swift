@@ -1,3 +1,5 @@
+import Sensors
+
 /// `source:` — where samples come from and how fast.
 public struct SourceSettings: Sendable, Equatable {
     /// `source.type`.
@@ -27,6 +29,12 @@ public struct SourceSettings: Sendable, Equatable {
     public var chipMotionThresholdMS2: Double?
     /// Not a key: the chip motion engine's duration, s (the any-motion detector's `motionDuration`).
     public var chipMotionDuration = 0.1
+    /// Not a key: the chip free-fall engine's settings (`events.free_fall_g`, `free_fall_min_s`)
+    /// when `events.chip_engines` has `free_fall` and the chip decides it; nil leaves it to software.
+    public var chipFreeFall: FreeFallInterruptSettings?
+    /// Not a key: the chip tap engine's settings (`events.tap_g`, `double_tap_gap_s` and the tap
+    /// detector's timing) when `events.chip_engines` has `tap` and the chip decides it.
+    public var chipTap: TapInterruptSettings?
 
     /// Highest accepted `source.rate`, Hz.
     public static let maximumRate = 10_000.0

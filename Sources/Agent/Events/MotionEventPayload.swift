@@ -23,15 +23,13 @@ enum MotionEventPayload {
             w.field("duration_s", e.duration, fractionDigits: 4)
             w.field("drop_height_m", e.dropHeight, fractionDigits: 3)
         case .tap:
-            w.field("peak_g", e.peak, fractionDigits: 3)
+            if !e.peak.isNaN { w.field("peak_g", e.peak, fractionDigits: 3) }       // a chip tap has no peak
         case .doubleTap:
-            w.field("peak_g", e.peak, fractionDigits: 3)
-            w.field("gap_s", e.duration, fractionDigits: 3)
+            if !e.peak.isNaN { w.field("peak_g", e.peak, fractionDigits: 3) }
+            if !e.duration.isNaN { w.field("gap_s", e.duration, fractionDigits: 3) }
         case .stationary:
             w.field("still_s", e.duration, fractionDigits: 3)
-        case .motion:
-            if e.fromChip { w.field("source", "chip") }     // the chip's own motion engine decided
-        case .significantMotion:
+        case .motion, .significantMotion:
             break
         case .tiltThreshold:
             if e.index < thresholds.count {
@@ -52,6 +50,7 @@ enum MotionEventPayload {
             w.field("rms_ms2", e.peak, fractionDigits: 4)
             w.field("ratio", e.ratio, fractionDigits: 3)
         }
+        if e.fromChip { w.field("source", "chip") }         // the chip's own engine decided (motion, free_fall, tap, double_tap)
     }
 
     /// The retained `state/vibration` payload:

@@ -11,91 +11,92 @@ import Glibc
 extension AgentRunner {
     // MARK: Commands (control.enabled)
 
-    func handleCommands() {
-        let pending = commands.withLock { q -> [MQTTMessage] in defer { q.removeAll() }; return q }
-        guard !pending.isEmpty else { return }
-        for m in pending {
-            guard configuration.control.enabled, let name = topics.commandName(of: m.topic) else { continue }
-            let replyTopic = topics.commandResult(name)
-            var w = JSONWriter(capacity: 512)
-            w.beginObject()
-            switch name {
-            case "stream":
-                switch StreamCommand.parse(m.payload) {
+    /// Performs one `cmd/<name>` message (the `commandHandler` part calls it on the runner's thread).
+    func handleCommand(_ m: MQTTMessage) {
+        guard configuration.control.enabled, let name = topics.commandName(of: m.topic) else { return }
+        let replyTopic = topics.commandResult(name)
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        switch name {
+        case "stream":
+            switch StreamCommand.parse(m.payload) {
+            case .failure(let f):
+                reply(&w, id: f.id, ok: false, error: f.message)
+            case .success(let cmd):
+                guard let current = configuration.streams[named: cmd.stream] else {
+                    // `StreamCommand.parse` accepts only the four stream names, so this is not reached.
+                    reply(&w, id: cmd.id, ok: false, error: "unknown stream '\(cmd.stream)'")
+                    break
+                }
+                let sourceRate = report?.sourceConfiguration.rate ?? configuration.source.rate
+                switch cmd.applied(to: current, sourceRate: sourceRate) {
                 case .failure(let f):
                     reply(&w, id: f.id, ok: false, error: f.message)
-                case .success(let cmd):
-                    let current = configuration.streams[named: cmd.stream]!
-                    let sourceRate = report?.sourceConfiguration.rate ?? configuration.source.rate
-                    switch cmd.applied(to: current, sourceRate: sourceRate) {
-                    case .failure(let f):
-                        reply(&w, id: f.id, ok: false, error: f.message)
-                    case .success(let settings):
-                        var next = configuration
-                        next.streams[named: cmd.stream] = settings
-                        switch apply(next) {
-                        case .success(let summary):
-                            reply(&w, id: cmd.id, ok: true, error: nil)
-                            w.field("stream", cmd.stream)
-                            w.field("enabled", settings.enabled)
-                            w.field("rate", settings.rate, fractionDigits: 3)
-                            w.field("publish_rate", settings.publishRate, fractionDigits: 3)
-                            log.notice("command applied", ["stream": cmd.stream, "enabled": "\(settings.enabled)",
-                                                           "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)",
-                                                           "changed": summary])
-                        case .failure(let e):
-                            reply(&w, id: cmd.id, ok: false, error: e.description)
-                        }
-                    }
-                }
-            case "events":
-                let (id, action) = MotionEventCommand.parse(m.payload)
-                if let motionEvents, let action, let problem = motionEvents.perform(action) {
-                    reply(&w, id: id, ok: false, error: problem)
-                } else if motionEvents == nil {
-                    reply(&w, id: id, ok: false, error: "motion events are off (events.enabled: false)")
-                } else if action == nil {
-                    reply(&w, id: id, ok: false, error: "expected {\"action\": \"set_level\" | \"arm_tamper\" | \"disarm_tamper\"}")
-                } else {
-                    reply(&w, id: id, ok: true, error: nil)
-                    w.field("action", action!)
-                }
-            case "mount":
-                switch MountCommand.parse(m.payload) {
-                case .failure(let f):
-                    reply(&w, id: f.id, ok: false, error: f.message)
-                case .success(let cmd):
-                    guard let pipeline else { reply(&w, id: cmd.id, ok: false, error: "the pipeline is not running"); break }
-                    guard let r = mountControl?.handle(cmd, configuration: configuration, pipeline: pipeline,
-                                                       sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
-                                                       hasAccelerometer: report?.source.sensors.contains(.accelerometer) ?? false,
-                                                       now: MonotonicClock.nowNanos()) else { continue }   // answered by poll
-                    reply(&w, id: r.id, ok: r.error == nil, error: r.error)
-                    r.writeFields(into: &w)
-                    if r.error == nil { announce(configuration, logRates: false) }
-                }
-            case "calibrate":
-                switch CalibrationCommand.parse(m.payload) {
-                case .failure(let f):
-                    reply(&w, id: f.id, ok: false, error: f.message)
-                case .success(let cmd):
-                    if let problem = startGyroCalibration(cmd) {
-                        reply(&w, id: cmd.id, ok: false, error: problem)
-                    } else {
-                        // The result follows on the same topic when the run ends.
+                case .success(let settings):
+                    var next = configuration
+                    next.streams[named: cmd.stream] = settings
+                    switch apply(next) {
+                    case .success(let summary):
                         reply(&w, id: cmd.id, ok: true, error: nil)
-                        w.field("action", cmd.action)
-                        w.field("state", "started")
-                        w.field("duration_s", cmd.duration, fractionDigits: 1)
+                        w.field("stream", cmd.stream)
+                        w.field("enabled", settings.enabled)
+                        w.field("rate", settings.rate, fractionDigits: 3)
+                        w.field("publish_rate", settings.publishRate, fractionDigits: 3)
+                        log.notice("command applied", ["stream": cmd.stream, "enabled": "\(settings.enabled)",
+                                                       "rate_hz": "\(settings.rate)", "publish_rate_hz": "\(settings.publishRate)",
+                                                       "changed": summary])
+                    case .failure(let e):
+                        reply(&w, id: cmd.id, ok: false, error: e.description)
                     }
                 }
-            default:
-                reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events, mount, calibrate")
             }
-            w.endObject()
-            if TopicLayout.isValidPublishTopic(replyTopic) {
-                _ = try? client.publish(topic: replyTopic, payload: w.buffer, qos: 1, retain: false)
+        case "events":
+            let (id, action) = MotionEventCommand.parse(m.payload)
+            if let motionEvents, let action, let problem = motionEvents.perform(action) {
+                reply(&w, id: id, ok: false, error: problem)
+            } else if motionEvents == nil {
+                reply(&w, id: id, ok: false, error: "motion events are off (events.enabled: false)")
+            } else if action == nil {
+                reply(&w, id: id, ok: false, error: "expected {\"action\": \"set_level\" | \"arm_tamper\" | \"disarm_tamper\"}")
+            } else {
+                reply(&w, id: id, ok: true, error: nil)
+                w.field("action", action!)
             }
+        case "mount":
+            switch MountCommand.parse(m.payload) {
+            case .failure(let f):
+                reply(&w, id: f.id, ok: false, error: f.message)
+            case .success(let cmd):
+                guard let pipeline else { reply(&w, id: cmd.id, ok: false, error: "the pipeline is not running"); break }
+                guard let r = mountControl?.handle(cmd, configuration: configuration, pipeline: pipeline,
+                                                   sourceRate: report?.sourceConfiguration.rate ?? configuration.source.rate,
+                                                   hasAccelerometer: report?.source.sensors.contains(.accelerometer) ?? false,
+                                                   now: MonotonicClock.nowNanos()) else { return }   // answered by poll
+                reply(&w, id: r.id, ok: r.error == nil, error: r.error)
+                r.writeFields(into: &w)
+                if r.error == nil { announce(configuration, logRates: false) }
+            }
+        case "calibrate":
+            switch CalibrationCommand.parse(m.payload) {
+            case .failure(let f):
+                reply(&w, id: f.id, ok: false, error: f.message)
+            case .success(let cmd):
+                if let problem = startGyroCalibration(cmd) {
+                    reply(&w, id: cmd.id, ok: false, error: problem)
+                } else {
+                    // The result follows on the same topic when the run ends.
+                    reply(&w, id: cmd.id, ok: true, error: nil)
+                    w.field("action", cmd.action)
+                    w.field("state", "started")
+                    w.field("duration_s", cmd.duration, fractionDigits: 1)
+                }
+            }
+        default:
+            reply(&w, id: nil, ok: false, error: "unknown command '\(name)'; available: stream, events, mount, calibrate")
+        }
+        w.endObject()
+        if TopicLayout.isValidPublishTopic(replyTopic) {
+            _ = try? client.publish(topic: replyTopic, payload: w.buffer, qos: 1, retain: false)
         }
     }
 

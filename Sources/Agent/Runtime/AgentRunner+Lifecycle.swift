@@ -10,10 +10,13 @@ extension AgentRunner {
     // `agentParts`, started in this order and stopped in reverse:
     //   1. broker connection  start: wire the MQTT client (callbacks, subscriptions, outbox) and connect
     //                         stop: retained `offline`, disconnect (waits for the PUBACKs, budget share 1.0)
-    //   2. final report       stop: `stats` and `health` directly at QoS 1 (before `offline`)
+    //   2. health reporter    (`HealthReporter`) periodic `stats`/`health` while started;
+    //                         stop: the last `stats` and `health` directly at QoS 1 (before `offline`)
     //   3. outbox             stop: deliver what it holds (0.6), then stop its pump (0.7)
     //   4. dashboard          start: the HTTP server when `http.enabled`; stop: close it
     //   5. pipeline           the group below
+    //   6. command handler    (`CommandHandler`) `cmd/*` performed by the main loop while started;
+    //                         stopped first, so no command acts on a stopping agent
     // `pipelineParts` (stopped and started again alone by a reload that restarts the pipeline):
     //   1. motion service     the source and the pipeline, delivery held; stop: stop, fold the counters into `continuity`
     //   2. activity           activity detection, pedometer (`activity.enabled`)
@@ -50,14 +53,12 @@ extension AgentRunner {
         })
     }
 
-    /// The last `stats` and `health`, published directly (QoS 1) so `disconnect` waits for their
-    /// PUBACKs; only once a pipeline ran.
-    func finalReportPart() -> ClosurePart {
-        ClosurePart("final report", stop: { [unowned self] _ in
-            guard let stats = currentStatistics else { return }
-            _ = try? client.publish(topic: topics.stats, payload: statsPayload(stats), qos: 1, retain: false)
-            publishHealth(direct: true)
-        })
+    /// The `health reporter` part's stop: the last `stats` and `health`, published directly (QoS 1)
+    /// so `disconnect` waits for their PUBACKs; only once a pipeline ran.
+    func publishFinalReport() {
+        guard let stats = currentStatistics else { return }
+        _ = try? client.publish(topic: topics.stats, payload: statsPayload(stats), qos: 1, retain: false)
+        publishHealth(direct: true)
     }
 
     /// The outbox (its pump runs from its creation; the broker connection attaches it). Its stop
@@ -99,7 +100,7 @@ extension AgentRunner {
             ClosurePart("motion events", start: { [unowned self] in
                 if let r = report { startMotionEvents(c, report: r) }
                 // The history queries answer from the activity store started just before.
-                if client != nil { attachHistoryQueries(to: client, subscribe: false) }
+                attachHistoryQueries(to: client, subscribe: false)
             }, stop: { [unowned self] _ in
                 motionEvents?.stop()
                 motionEvents = nil

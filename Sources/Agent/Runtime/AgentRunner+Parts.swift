@@ -14,24 +14,21 @@ extension AgentRunner {
     /// The outbox, with its spool in `state_directory` (created with its missing parents) when
     /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
     /// silent downgrade to events kept in memory only.
-    func makeOutbox(_ c: AgentConfiguration) -> Outbox? {
+    static func makeOutbox(_ c: AgentConfiguration, log: Logger) -> Outbox? {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: c.spool.fsync, maximumSpoolBytes: c.spool.maxBytes)
-        if c.spool.enabled {
-            settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory)
-            do {
-                return try Outbox(settings: settings)
-            } catch {
-                log.error("cannot open the event spool; not starting",
-                          ["error": error.description,
-                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
-                return nil
-            }
+        if c.spool.enabled { settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory) }
+        do {
+            return try Outbox(settings: settings)
+        } catch {
+            // Only opening the spool can fail (without one, `init` does not throw).
+            log.error("cannot open the event spool; not starting",
+                      ["error": error.description,
+                       "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+            return nil
         }
-        // Without a spool, `init` cannot fail.
-        return try! Outbox(settings: settings)
     }
 
     static func routes(_ c: AgentConfiguration, _ t: TopicLayout) -> [MQTTPublisher.StreamRoute] {
@@ -45,8 +42,8 @@ extension AgentRunner {
                 route(c.streams.magnetometer, t.sensor("magnetometer")), motion]
     }
 
-    func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
-        let urls = Self.brokerURLs(c)
+    static func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+        let urls = brokerURLs(c)
         let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
         return try MQTTClient(options: options)
     }
@@ -65,7 +62,7 @@ extension AgentRunner {
                                         afterSeconds: configuration.mqtt.failoverAfterSeconds) else { return }
         let current = failover.index
         let replacement: MQTTClient
-        do { replacement = try makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+        do { replacement = try Self.makeClient(configuration, topics: topics, brokerIndex: next) } catch {
             log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
             failover.skipped(next)
             return
@@ -73,7 +70,7 @@ extension AgentRunner {
         log.warning("broker unreachable; failing over to the next one",
                     ["from": urls[current], "to": urls[next], "after_s": "\(configuration.mqtt.failoverAfterSeconds)"])
         recordError("mqtt: \(urls[current]) unreachable for \(configuration.mqtt.failoverAfterSeconds) s; failed over to \(urls[next])")
-        let old: MQTTClient = client
+        let old = client
         old.disconnect(timeout: .milliseconds(300))
         reconnectsBase += old.statistics.reconnects
         failover.moved(to: next)
@@ -114,7 +111,7 @@ extension AgentRunner {
             if self?.historyResponder.withLock({ $0 })?.handle(m) == true { return }
             if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
                latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
-            self?.commands.withLock { q in if q.count < 64 { q.append(m) } }
+            self?.commandHandler.offer(m)
         }
         if configuration.control.enabled {
             do { try newClient.subscribe(commandPattern, qos: 1) } catch {

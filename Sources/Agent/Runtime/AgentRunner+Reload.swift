@@ -67,7 +67,7 @@ extension AgentRunner {
         }
         var replacement: MQTTClient?
         if diff.reconnectBroker {
-            do { replacement = try makeClient(new, topics: newTopics) } catch {
+            do { replacement = try Self.makeClient(new, topics: newTopics) } catch {
                 return .failure(ApplyFailure(description: "mqtt: \(error)"))
             }
         }
@@ -100,7 +100,7 @@ extension AgentRunner {
         if let replacement {
             // The old broker learns we left (retained offline), then the new client takes over;
             // the outbox re-sends what was in flight on the old one.
-            let oldClient: MQTTClient = client
+            let oldClient = client
             retireClient(timeout: .seconds(1))
             reconnectsBase += oldClient.statistics.reconnects
             deviceID = newID

@@ -17,21 +17,22 @@ import Glibc
 /// which only hand work over (commands queue, connection errors) under locks.
 ///
 /// A composition root over parts (`AgentPart`): `agentParts` starts the broker connection, the
-/// outbox, the dashboard and the pipeline's group in order and stops them in reverse; a reload
-/// that restarts the pipeline stops and starts `pipelineParts` alone, in the same order
-/// (`AgentRunner+Lifecycle` writes both orders, once).
+/// health reporter, the outbox, the dashboard, the pipeline's group and the command handler in
+/// order and stops them in reverse; a reload that restarts the pipeline stops and starts
+/// `pipelineParts` alone, in the same order (`AgentRunner+Lifecycle` writes both orders, once).
 ///
-/// One file per concern: this one holds the state, start-up, the main loop and the stop;
+/// One file per concern: this one holds the state (Swift extensions cannot hold stored
+/// properties), start-up and the stop; `+Wiring` builds what every part uses (topics, client,
+/// outbox, publisher: none optional); `+MainLoop` the broker wait, signals and the 100 ms loop;
 /// `+Lifecycle` the parts and their order; `+Parts` builds and installs the outbox, the MQTT
 /// client, the motion service and their publishers; `+Reload` re-reads and applies the
-/// configuration (SIGHUP) through `ConfigurationDiff`; `+Commands` answers `cmd/*`; `+Health`
-/// publishes `stats`, `health` and `meta`; `+Dashboard` feeds the web page and `+Calibration` runs its
-/// calibration page. (Stored properties
-/// live here: Swift extensions cannot hold them, hence a file a little over 400 lines.)
+/// configuration (SIGHUP) through `ConfigurationDiff`; `+Commands` answers `cmd/*` (queued by the
+/// `CommandHandler` part); `+Health` publishes `stats`, `health` and `meta` (`HealthReporter`);
+/// `+Dashboard` feeds the web page and `+Calibration` runs its calibration page.
 ///
 /// `@unchecked Sendable`: the runner is created on one thread and `run` is called once, on the
 /// thread that then owns every `var` here (the "main thread" above; tests run it on a thread of
-/// their own). The MQTT network thread only reaches the `Mutex`/`Atomic` members (`commands`,
+/// their own). The MQTT network thread only reaches the `Mutex`/`Atomic` members (`commandHandler`'s queue,
 /// `meta`, `lastError`, `healthDirty`, `historyResponder`, `latestSnapshots`), through the
 /// callbacks `install` sets; nothing else crosses threads.
 public final class AgentRunner: @unchecked Sendable {
@@ -41,12 +42,16 @@ public final class AgentRunner: @unchecked Sendable {
     let log = Logger(label: "agent")
     let notifier = SystemdNotifier()
 
-    // Running parts (main thread).
-    var deviceID = ""
-    var topics: TopicLayout!
-    var outbox: Outbox!
-    var client: MQTTClient!
-    var publisher: MQTTPublisher!
+    // Running parts (main thread), built by `init` (`AgentRunner+Wiring`).
+    var deviceID: String
+    /// Replaced by a reload that changes the device id or the topic prefix.
+    var topics: TopicLayout
+    /// One outbox for the whole run (its settings take effect at the next start).
+    let outbox: Outbox
+    /// Replaced on failover and by a reload that moves to another broker (`install`).
+    var client: MQTTClient
+    /// Kept across pipeline restarts (`seq` continues); its routes follow reloads.
+    let publisher: MQTTPublisher
     /// The source's failures and recoveries, straight from the pipeline (a static output).
     let sourceHealth = SourceHealthReport()
     /// The running motion service (nil before the first pipeline part started).
@@ -54,10 +59,15 @@ public final class AgentRunner: @unchecked Sendable {
     /// The running (or last stopped) pipeline of `service`, for statistics; folded into
     /// `continuity` when the next one starts.
     var pipeline: MotionPipeline?
-    /// Every part, in start order: broker connection, final report, outbox, dashboard, pipeline.
+    /// Every part, in start order: broker connection, health reporter, outbox, dashboard, pipeline,
+    /// command handler.
     let agentParts = PartGroup("agent", rollbackSeconds: 2)
     /// The pipeline's parts (motion service and its consumers), itself the last of `agentParts`.
     let pipelineParts = PartGroup("pipeline")
+    /// `cmd/*`: queued by the network thread, performed by the main loop while started.
+    let commandHandler = CommandHandler()
+    /// `stats` and `health`: periodic while started, the last ones at its stop.
+    let healthReporter = HealthReporter()
     /// Told of each part started, stopped or failed (on the runner's thread); for tests.
     var partObserver: ((PartEvent) -> Void)?
     /// Sample numbers and counters carried across pipeline restarts (reloads).
@@ -112,7 +122,6 @@ public final class AgentRunner: @unchecked Sendable {
 
     // Shared with the network thread.
     let meta = Mutex<[UInt8]?>(nil)
-    let commands = Mutex<[MQTTMessage]>([])
     let lastError = Mutex<(text: String, nanos: UInt64)?>(nil)
     let healthDirty = Atomic<Bool>(true)
     /// When the source last failed (monotonic ns), for the recovery event's downtime.
@@ -125,15 +134,26 @@ public final class AgentRunner: @unchecked Sendable {
         try SourceFactory.makeSource($0.source, configurationFile: $0.sourceFile, streams: $0.streams)
     }
 
+    /// Builds the device id, the topics, the MQTT client (not yet connecting), the outbox (its
+    /// pump starts; its spool opens) and the publisher; `run` starts them. A failure is logged
+    /// here and thrown with the process exit status it means (`SetupFailure`).
     /// - Parameters:
     ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
     ///   - overrides: command-line values re-applied after each reload.
-    public init(configuration: AgentConfiguration, configPath: String? = nil, overrides: ConfigurationOverrides = ConfigurationOverrides()) {
+    public init(configuration: AgentConfiguration, configPath: String? = nil,
+                overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(SetupFailure) {
+        let w = try Self.wire(configuration)
         self.configuration = configuration
         self.configPath = configPath
         self.overrides = overrides
+        deviceID = w.deviceID
+        topics = w.topics
+        client = w.client
+        outbox = w.outbox
+        publisher = w.publisher
         agentParts.observer = { [unowned self] in partEvent($0) }
         pipelineParts.observer = { [unowned self] in partEvent($0) }
+        healthReporter.publishFinal = { [unowned self] in publishFinalReport() }
     }
 
     /// The last rejected reload, shown in `health` (`reload_rejected`) until a reload succeeds.
@@ -142,30 +162,10 @@ public final class AgentRunner: @unchecked Sendable {
     // MARK: Run
 
     /// Runs until SIGINT/SIGTERM, `duration` seconds, or the end of a replayed recording.
-    /// Call `SignalWaiter.blockSignals()` first, before any thread exists.
+    /// Call `SignalWaiter.blockSignals()` first, before `init` (which starts the outbox's thread).
     /// Returns the process exit status.
     public func run(duration: Double?) -> Int32 {
         let c = configuration
-        deviceID = c.device.resolvedID()
-        for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
-
-        guard c.mqtt.broker != nil else {
-            log.error("no broker configured", ["hint": "set mqtt.broker in the config or pass --broker mqtt://host:port (scripts/demo starts a private broker)"])
-            return 2
-        }
-        let newClient: MQTTClient
-        do {
-            topics = try TopicLayout(prefix: c.mqtt.resolvedTopicPrefix(deviceID: deviceID))
-            newClient = try makeClient(c, topics: topics)
-        } catch {
-            log.error("invalid MQTT settings", ["error": "\(error)"])
-            return 2
-        }
-
-        guard let madeOutbox = makeOutbox(c) else { return 1 }
-        outbox = madeOutbox
-        publisher = MQTTPublisher(outbox: outbox, routes: Self.routes(c, topics), clock: WallClockMapping.current())
-
         let source: any IMUSource
         do {
             source = try makeSource(c)
@@ -187,8 +187,8 @@ public final class AgentRunner: @unchecked Sendable {
 
         // Connect first, so a recording replayed as fast as possible loses nothing to the
         // connection handshake; a live source starts after at most 5 s either way.
-        client = newClient
-        agentParts.append(brokerConnectionPart(), finalReportPart(), outboxPart())
+        let newClient = client
+        agentParts.append(brokerConnectionPart(), healthReporter, outboxPart())
         try? agentParts.start()   // none of these three throws: the client retries by itself
         let connected: Bool
         switch waitForBroker(newClient, timeout: 5) {
@@ -215,7 +215,7 @@ public final class AgentRunner: @unchecked Sendable {
         }
 
         pipelineParts.replaceParts(makePipelineParts(source: source, configuration: c))
-        agentParts.append(dashboardPart(), pipelineParts)
+        agentParts.append(dashboardPart(), pipelineParts, commandHandler)
         do {
             // A failed start has already stopped, in reverse, what was started (`offline` said).
             try agentParts.start()
@@ -224,32 +224,13 @@ public final class AgentRunner: @unchecked Sendable {
             return 1
         }
         if c.debug.syntheticEventsPerMinute > 0 {
-            synthetic = SyntheticEventSource(topic: topics.event("synthetic"), perMinute: c.debug.syntheticEventsPerMinute)
-            log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": synthetic!.run])
+            let events = SyntheticEventSource(topic: topics.event("synthetic"), perMinute: c.debug.syntheticEventsPerMinute)
+            synthetic = events
+            log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": events.run])
         }
 
         let exitReason = mainLoop(duration: duration)
         return stop(reason: exitReason)
-    }
-
-    /// How the initial wait for the broker ended.
-    enum BrokerWait { case connected, timedOut, stopRequested(Int32) }
-
-    /// Waits up to `timeout` seconds for the first connection while taking signals every 50 ms,
-    /// so SIGTERM/SIGINT end the wait at once; a SIGHUP meanwhile is applied once sampling runs.
-    func waitForBroker(_ client: MQTTClient, timeout: Double) -> BrokerWait {
-        let deadline = MonotonicClock.nowNanos() + UInt64(timeout * 1e9)
-        while true {
-            if client.isConnected { return .connected }
-            let now = MonotonicClock.nowNanos()
-            if now >= deadline { return .timedOut }
-            switch SignalWaiter.wait(timeout: min(0.05, Double(deadline - now) * 1e-9)) {
-            case .terminate(let signo): return .stopRequested(signo)
-            case .reload: reloadPending = true
-            case let other?: handleSignal(other)
-            case nil: break
-            }
-        }
     }
 
     /// Where query answers may go, for the running configuration and topic prefix.
@@ -277,111 +258,8 @@ public final class AgentRunner: @unchecked Sendable {
     /// Ignored signals already logged (each is logged once).
     var loggedSignals: Set<Int32> = []
 
-    /// SIGUSR1 (statistics now) and the signals taken only so they cannot end the process.
-    func handleSignal(_ received: SignalWaiter.Received) {
-        switch received {
-        case .statistics:
-            // Before the pipeline exists (the initial broker wait) there is nothing to count yet.
-            log.notice("statistics requested (SIGUSR1)", ["status": statusLine()])
-            statisticsRequested = true
-        case .ignored(let signo):
-            if loggedSignals.insert(signo).inserted {
-                log.notice("signal ignored", ["signal": SignalWaiter.name(signo), "note": "logged once; SIGTERM stops, SIGHUP reloads, SIGUSR1 reports statistics"])
-            }
-        case .terminate, .reload: break
-        }
-    }
-
     /// SIGUSR1 asked for `stats` and `health` now.
     var statisticsRequested = false
-
-    func mainLoop(duration: Double?) -> String {
-        let start = MonotonicClock.nowNanos()
-        var nextStats = start + statsIntervalNanos
-        var nextLatest = start + 1_000_000_000
-        var ready = false
-        var lastWatchdogSample: UInt64 = 0
-        var lastWatchdogRetries: UInt64 = 0
-        var nextWatchdog = start
-        var nextDashboard = start
-        while true {
-            if reloadPending || reloadRequested.exchange(false, ordering: .relaxed) {
-                reloadPending = false
-                reload()
-                nextStats = 0
-            }
-            switch SignalWaiter.wait(timeout: 0.1) {
-            case .terminate(let signo):
-                return signo == SIGINT ? "SIGINT" : "SIGTERM"
-            case .reload:
-                reload()
-                nextStats = 0
-            case let other?:
-                handleSignal(other)
-                if statisticsRequested {
-                    statisticsRequested = false
-                    nextStats = 0
-                }
-            case nil:
-                break
-            }
-            let now = MonotonicClock.nowNanos()
-            if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
-            if stopRequested.load(ordering: .relaxed) { return "stop requested" }
-            if pipeline?.end == .endOfStream { return Self.endOfRecording }
-
-            handleCommands()
-            if let r = mountControl?.poll(configuration: configuration, now: now) { publishMountReply(r) }
-            finishGyroCalibrationIfDue(now: now)
-            handleDashboardCalibration(now: now)
-            synthetic?.emitDue(now: now, into: outbox)
-            auxiliary?.tick(now: now, into: outbox)
-            failOverIfDue(now: now)
-
-            // Non-nil: the main loop runs once a pipeline started.
-            guard let stats = currentStatistics else { continue }
-            if !ready, stats.samplesProcessed > 0, client.isConnected {
-                ready = true
-                notifier.notify("READY=1\nSTATUS=" + statusLine())
-                log.info("ready: sampling and connected")
-            }
-            // Watchdog only while samples flow or a failed source is being re-opened (the retry loop
-            // is progress too): a stuck pipeline gets restarted by systemd.
-            if let interval = notifier.watchdogIntervalNanos, now >= nextWatchdog {
-                nextWatchdog = now + interval / 3
-                if (stats.lastSampleNanos != lastWatchdogSample && stats.samplesProcessed > 0) || stats.sourceRetries != lastWatchdogRetries {
-                    lastWatchdogSample = stats.lastSampleNanos
-                    lastWatchdogRetries = stats.sourceRetries
-                    notifier.notify("WATCHDOG=1")
-                }
-            }
-            let latestInterval = configuration.streams.latestInterval
-            if latestInterval > 0, now >= nextLatest {
-                nextLatest = now + UInt64(latestInterval * 1e9)
-                latestSnapshots.withLock { $0 }?.publish(into: outbox)
-            }
-            announceSourceTransitions(stats: stats)
-            if dashboard != nil, now >= nextDashboard {
-                nextDashboard = now + 250_000_000
-                updateDashboard(stats)
-            }
-            if now >= nextStats { announceClockStep() }
-            if now >= nextStats {
-                // Writes a full disk refused are retried here; `health` follows every change.
-                activity?.store.retryPending()
-                if storageProblems() != storageProblemsSeen { healthDirty.store(true, ordering: .relaxed) }
-                if activityInputCode() != activityInputSeen { healthDirty.store(true, ordering: .relaxed) }
-            }
-            if now >= nextStats || healthDirty.exchange(false, ordering: .relaxed) {
-                if now >= nextStats {
-                    nextStats = now + statsIntervalNanos
-                    outbox.enqueueState(topic: topics.stats, payload: statsPayload(stats), qos: 0, retain: false)
-                    notifier.notify("STATUS=" + statusLine())
-                }
-                publishHealth()
-            }
-        }
-    }
 
     static let endOfRecording = "end of recording"
     /// How long the end of a replay may wait for the outbox to empty before the normal stop.

@@ -47,7 +47,8 @@ enum SourceFactory {
                                 fifo: s.fifo ? FIFOOptions(watermark: s.fifoWatermark) : nil,
                                 motionInterrupt: settings.chipMotionThresholdMS2.map {
                                     MotionInterruptSettings(thresholdMS2: $0, duration: settings.chipMotionDuration)
-                                })
+                                },
+                                freeFallInterrupt: settings.chipFreeFall, tapInterrupt: settings.chipTap)
         }
     }
 

@@ -72,9 +72,19 @@ public final class MotionManager: Sendable {
     /// A manager on an IMU chip on an I2C bus (`/dev/i2c-<bus>`), at about `rate` Hz (rounded up
     /// to a rate the chip has). `dataReady` times samples from the chip's INT pin; without it a
     /// timer paces them. Errors opening the bus arrive as `MotionError.sourceStartFailed`.
+    ///
+    /// `chipEvents`: program the chip's own engines (needs `dataReady`; MPU-6050 motion,
+    /// LSM6DSOX wake-up, free-fall and tap) for the events this configuration hands to the chip
+    /// (`chipMotion`, `chipFreeFall`, `chipTap`), in its detectors' units; give the same
+    /// configuration to `MotionEventManager`. An engine the chip lacks makes the start fail.
     public static func i2c(bus: Int = 1, address: UInt16 = 0x68, chip: IMUChipModel = .mpu6050, rate: Double = 200,
-                           dataReady: DataReadyLine.Configuration? = nil) -> MotionManager {
-        let source = I2CIMUSource(bus: bus, address: address, chip: chip, dataReady: dataReady)
+                           dataReady: DataReadyLine.Configuration? = nil, chipEvents: MotionEventConfiguration? = nil) -> MotionManager {
+        let c = chipEvents
+        let source = I2CIMUSource(
+            bus: bus, address: address, chip: chip, dataReady: dataReady,
+            motionInterrupt: c.flatMap { $0.chipMotion ? MotionInterruptSettings($0.anyMotion) : nil },
+            freeFallInterrupt: c.flatMap { $0.chipFreeFall ? FreeFallInterruptSettings($0.freeFall) : nil },
+            tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings($0.tap) : nil })
         return MotionManager(service: MotionService(
             source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
     }

@@ -195,9 +195,13 @@ public final class MotionPipeline: Sendable {
         guard var report = self.report else { return nil }
         let rate = report.sourceConfiguration.rate
         let present = report.source.sensors
-        let wanted: [SensorStream: StreamSchedule] = [.accelerometer: accelerometer, .gyroscope: gyroscope, .magnetometer: magnetometer]
         for stream in SensorStream.allCases {
-            report.streams[stream] = EffectiveSchedule(present.contains(stream.requiredContents) ? wanted[stream]! : .disabled, sourceRate: rate)
+            let wanted = switch stream {
+            case .accelerometer: accelerometer
+            case .gyroscope: gyroscope
+            case .magnetometer: magnetometer
+            }
+            report.streams[stream] = EffectiveSchedule(present.contains(stream.requiredContents) ? wanted : .disabled, sourceRate: rate)
         }
         report.motion = EffectiveSchedule(present.contains(.accelerometer) ? motion : .disabled, sourceRate: rate)
         guard mailbox.post(.rescheduleStatic(report.streams, motion: report.motion)) else { return nil }

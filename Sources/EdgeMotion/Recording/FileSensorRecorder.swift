@@ -7,7 +7,8 @@ import Glibc
 
 /// Core Motion's `CMSensorRecorder`, file-backed: a `PipelineOutput` that writes the raw
 /// samples of one stream (with every sensor they carry) to rotating recording files in a
-/// `RecordingStore`, keeping it within its `RecordingLimits`.
+/// `RecordingStore`, keeping it within its `RecordingLimits`. The agent's `recorder:` uses it
+/// directly; `SensorRecorder` reaches it through its store protocol (`FileAccelerometerStore`).
 ///
 /// Runs on the processing thread. Per sample it only appends to a preallocated block; once per
 /// block (≤ 200 samples) it does one `write`. Rotation (close, `fdatasync`, retention, create)
@@ -83,16 +84,30 @@ public final class FileSensorRecorder: PipelineOutput, @unchecked Sendable {
                 log.notice("recording resumed", ["file": currentFile ?? "?"])
             }
         } catch {
-            let first = failedAtNanos == nil
-            failedAtNanos = now
-            counters.withLock { $0.error = error.description }
-            if first {
-                log.error("recording paused; retrying", ["error": error.description, "retry_every_s": "\(retryInterval)"])
-            }
-            openPath.withLock { $0 = nil }
-            try? writer?.close()
-            writer = nil
+            pause(error, now: now)
         }
+    }
+
+    /// Writes the samples gathered in the current block now (one `write`), for a reader that
+    /// wants them before the block fills: `FileAccelerometerStore`, once per batch. Processing
+    /// thread only; an error pauses recording as a failed write does.
+    public func flush() {
+        do { try writer?.flush() } catch { pause(error, now: MonotonicClock.nowNanos()) }
+    }
+
+    /// A write error: recording pauses (one log line), the file is closed, a new one is tried
+    /// after `retryInterval`.
+    private func pause(_ error: any Error, now: UInt64) {
+        let first = failedAtNanos == nil
+        let text = String(describing: error)
+        failedAtNanos = now
+        counters.withLock { $0.error = text }
+        if first {
+            log.error("recording paused; retrying", ["error": text, "retry_every_s": "\(retryInterval)"])
+        }
+        openPath.withLock { $0 = nil }
+        try? writer?.close()
+        writer = nil
     }
 
     public func pipeline(didEnd reason: PipelineEnd) {

@@ -53,12 +53,20 @@ public final class InMemoryAccelerometerStore: AccelerometerRecordingStore {
     }
 
     public func samples(from: Double, to: Double) -> [RecordedAccelerometerData] {
+        samples { $0.timestamp >= from && $0.timestamp < to }
+    }
+
+    public func samples(fromUTC from: Double, toUTC to: Double) -> [RecordedAccelerometerData] {
+        samples { $0.startDate >= from && $0.startDate < to }
+    }
+
+    private func samples(where keep: (RecordedAccelerometerData) -> Bool) -> [RecordedAccelerometerData] {
         ring.withLock { r in
             var out: [RecordedAccelerometerData] = []
             let capacity = r.storage.count
             for i in 0..<r.count {
                 let s = r.storage[(r.start + i) % capacity]
-                if s.timestamp >= from && s.timestamp < to { out.append(s) }
+                if keep(s) { out.append(s) }
             }
             return out
         }

@@ -10,6 +10,9 @@ import Platform
 /// ones, so gaps the field device had show up as `source_gaps` again; timestamps keep their
 /// recorded spacing, shifted to start now.
 public final class RecordedFileSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: `path`, `capabilities` and `header` are immutable `let`s; the file
+    // reader and every `var` (the pending sample, the time shift, the run state) are touched only
+    // by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     public let path: String
     public let asFastAsPossible: Bool
     public let capabilities: SourceCapabilities

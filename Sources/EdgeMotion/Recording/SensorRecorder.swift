@@ -10,7 +10,7 @@ import Synchronization
 /// batch a second is converted into a preallocated buffer and appended to the `store` under one
 /// lock, with no allocation. The default store is an in-memory ring holding the longest
 /// recording asked for (duration × rate samples, 48 bytes each: one hour ≈ 8.6 MB); pass a
-/// file-backed `AccelerometerRecordingStore` to keep more.
+/// `FileAccelerometerStore` to keep more, in files that outlive the process.
 ///
 /// Queries take typed instants: `MonotonicInstant` (`AccelerometerData.timestamp`'s clock) or
 /// `UTCInstant` (Core Motion's `Date`s); each sample carries both its monotonic `timestamp` and
@@ -106,7 +106,10 @@ public final class SensorRecorder: Sendable {
             defer { r.consumer = nil; r.sink = nil; r.untilNanos = 0 }
             return r.consumer
         }
-        if let id { service.removeConsumer(id) }
+        if let id {
+            service.removeConsumer(id)
+            store.recordingEnded()
+        }
     }
 
     /// Recorded samples with `from <= timestamp < to` on `CLOCK_MONOTONIC`, oldest first.
@@ -116,11 +119,11 @@ public final class SensorRecorder: Sendable {
         store.samples(from: from.secondsSinceBoot, to: to.secondsSinceBoot)
     }
 
-    /// Recorded samples between two UTC instants (Core Motion's `accelerometerData(from:to:)`
-    /// with `Date`s), mapped to the monotonic clock with the current clock pairing.
+    /// Recorded samples whose `startDate` is between two UTC instants (Core Motion's
+    /// `accelerometerData(from:to:)` with `Date`s), oldest first; from a file store also what
+    /// earlier launches recorded.
     public func accelerometerData(from: UTCInstant, to: UTCInstant) -> [RecordedAccelerometerData] {
-        let mapping = WallClockMapping.current()
-        return accelerometerData(from: from.monotonic(mapping), to: to.monotonic(mapping))
+        store.samples(fromUTC: from.secondsSince1970, toUTC: to.secondsSince1970)
     }
 
     private func finish(epoch: UInt64) {
@@ -129,7 +132,10 @@ public final class SensorRecorder: Sendable {
             defer { r.consumer = nil; r.sink = nil }
             return r.consumer
         }
-        if let id { service.removeConsumer(id) }
+        if let id {
+            service.removeConsumer(id)
+            store.recordingEnded()
+        }
     }
 }
 

@@ -10,6 +10,13 @@ public struct MotionEventConfiguration: Sendable, Equatable {
     /// events are withheld (it still runs: `stationary`, `significant_motion`, tamper and the
     /// `moving` state stay software, and it is the reference the chip engine is tested against).
     public var chipMotion = false
+    /// The chip's free-fall engine decides `free_fall`: samples flagged `.chipFreeFall` make the
+    /// events (`ChipFreeFallGate`), the software free-fall detector's are withheld (it still runs
+    /// as the reference).
+    public var chipFreeFall = false
+    /// The chip's tap engine decides `tap` and `double_tap` (`.chipTap`, `.chipDoubleTap`,
+    /// `ChipTapGate`); the software tap detector's are withheld (it still runs as the reference).
+    public var chipTap = false
     public var shock = ShockConfiguration()
     public var freeFall = FreeFallConfiguration()
     public var tap = TapConfiguration()

@@ -17,6 +17,10 @@ public struct MotionEventDetectors: Sendable {
     public private(set) var vibration: VibrationAnalyzer
     /// `motion` from the chip's engine (used when `configuration.chipMotion`).
     public private(set) var chipMotion: ChipMotionGate
+    /// `free_fall` from the chip's engine (used when `configuration.chipFreeFall`).
+    public private(set) var chipFreeFall: ChipFreeFallGate
+    /// `tap` and `double_tap` from the chip's engine (used when `configuration.chipTap`).
+    public let chipTap = ChipTapGate()
     private let enabled: UInt32
 
     public init(configuration: MotionEventConfiguration = MotionEventConfiguration(), sampleRate: Double) {
@@ -31,6 +35,7 @@ public struct MotionEventDetectors: Sendable {
         fall = FallDetector(configuration: configuration.fall)
         vibration = VibrationAnalyzer(configuration: configuration.vibration, sampleRate: sampleRate)
         chipMotion = ChipMotionGate(quietDuration: configuration.anyMotion.stationaryDuration)
+        chipFreeFall = ChipFreeFallGate(minimumDuration: configuration.freeFall.minimumDuration)
         var mask: UInt32 = 0
         for t in configuration.enabled { mask |= 1 << t.rawValue }
         enabled = mask
@@ -40,23 +45,38 @@ public struct MotionEventDetectors: Sendable {
     public func isEnabled(_ type: MotionEventType) -> Bool { enabled & (1 << type.rawValue) != 0 }
 
     /// Runs every detector on one sample; returns `true` when a vibration window ended
-    /// (`vibration.latest` is new). `chipFlaggedMotion`: the sample carries
-    /// `IMUSample.Flags.chipMotion` (only looked at when `configuration.chipMotion`).
+    /// (`vibration.latest` is new). `chipFlags`: the sample's chip event flags
+    /// (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`), each looked
+    /// at only when the configuration lets the chip decide that event (`chipMotion`,
+    /// `chipFreeFall`, `chipTap`); the software detector of such an event still runs, its own
+    /// events withheld.
     @discardableResult
     public mutating func update(time: Double, specificForce f: Vector3, rotationRate w: Vector3?,
-                                chipFlaggedMotion: Bool = false, emit: (MotionEvent) -> Void) -> Bool {
+                                chipFlags: IMUSample.Flags = [], emit: (MotionEvent) -> Void) -> Bool {
         let mask = enabled
         let chipDecidesMotion = configuration.chipMotion
+        let chipDecidesFreeFall = configuration.chipFreeFall
+        let chipDecidesTap = configuration.chipTap
         // A nested function, not a closure value: passed on non-escaping, it needs no context
-        // allocation. With the chip engine on, the software `motion` is withheld (the chip's is sent).
+        // allocation. With a chip engine on, the software events of its type are withheld (the chip's are sent).
         func filtered(_ e: MotionEvent) {
             guard mask & (1 << e.type.rawValue) != 0 else { return }
-            if chipDecidesMotion, e.type == .motion, !e.fromChip { return }
+            if !e.fromChip {
+                switch e.type {
+                case .motion where chipDecidesMotion, .freeFall where chipDecidesFreeFall,
+                     .tap where chipDecidesTap, .doubleTap where chipDecidesTap: return
+                default: break
+                }
+            }
             emit(e)
         }
         tilt.update(specificForce: f, time: time, emit: filtered)
         motion.update(specificForce: f, rotationRate: w, time: time, emit: filtered)
-        if chipDecidesMotion { chipMotion.update(flagged: chipFlaggedMotion, time: time, emit: filtered) }
+        if chipDecidesMotion { chipMotion.update(flagged: chipFlags.contains(.chipMotion), time: time, emit: filtered) }
+        if chipDecidesFreeFall { chipFreeFall.update(flagged: chipFlags.contains(.chipFreeFall), time: time, emit: filtered) }
+        if chipDecidesTap {
+            chipTap.update(tap: chipFlags.contains(.chipTap), doubleTap: chipFlags.contains(.chipDoubleTap), time: time, emit: filtered)
+        }
         shock.update(specificForce: f, time: time, emit: filtered)
         freeFall.update(specificForce: f, time: time, emit: filtered)
         tap.update(specificForce: f, time: time, emit: filtered)

@@ -33,6 +33,14 @@ public struct IMUSample: Sendable, BitwiseCopyable {
         /// The chip's own motion-detection engine had flagged motion when this sample was read
         /// (MPU-6050 INT_STATUS bit 6 MOT_INT on the interrupt edge that delivered it).
         public static let chipMotion = Flags(rawValue: 1 << 2)
+        /// The chip's free-fall engine had flagged free fall (LSM6DSOX WAKE_UP_SRC bit 5 FF_IA).
+        public static let chipFreeFall = Flags(rawValue: 1 << 3)
+        /// The chip's tap engine had recognised a single tap (LSM6DSOX TAP_SRC bit 5 SINGLE_TAP).
+        public static let chipTap = Flags(rawValue: 1 << 4)
+        /// The chip's tap engine had recognised a double tap (LSM6DSOX TAP_SRC bit 4 DOUBLE_TAP).
+        public static let chipDoubleTap = Flags(rawValue: 1 << 5)
+        /// Every flag a chip's interrupt engines set.
+        public static let chipEvents: Flags = [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap]
     }
 
     /// Sample time in nanoseconds of `CLOCK_MONOTONIC`.

@@ -68,15 +68,22 @@ public struct IMUChipSettings: Sendable, Hashable {
     public var dataReadyInterrupt: Bool
     /// Program the chip's motion-detection engine onto the same INT pin (`IMUChipModel.hasMotionInterrupt`), or nil.
     public var motionInterrupt: MotionInterruptSettings?
+    /// Program the chip's free-fall engine onto the INT pin (`IMUChipModel.chipEngines`), or nil.
+    public var freeFallInterrupt: FreeFallInterruptSettings?
+    /// Program the chip's single/double-tap engine onto the INT pin (`IMUChipModel.chipEngines`), or nil.
+    public var tapInterrupt: TapInterruptSettings?
 
     public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false,
-                motionInterrupt: MotionInterruptSettings? = nil) {
+                motionInterrupt: MotionInterruptSettings? = nil, freeFallInterrupt: FreeFallInterruptSettings? = nil,
+                tapInterrupt: TapInterruptSettings? = nil) {
         self.rate = rate
         self.accelRangeG = accelRangeG
         self.gyroRangeDPS = gyroRangeDPS
         self.lowpassHz = lowpassHz
         self.dataReadyInterrupt = dataReadyInterrupt
         self.motionInterrupt = motionInterrupt
+        self.freeFallInterrupt = freeFallInterrupt
+        self.tapInterrupt = tapInterrupt
     }
 }
 
@@ -116,6 +123,16 @@ extension IMUChipModel {
     /// (`IMUChipSettings.motionInterrupt`, `MotionInterruptChip`): MPU-6050 motion detection,
     /// LSM6DSOX wake-up.
     public var hasMotionInterrupt: Bool { self == .mpu6050 || self == .lsm6dsox }
+
+    /// The chip event flags EdgeMotion can program the chip's own engines for: MPU-6050 motion;
+    /// LSM6DSOX wake-up (motion), free-fall, single and double tap; none on the others.
+    public var chipEngines: IMUSample.Flags {
+        switch self {
+        case .mpu6050: .chipMotion
+        case .lsm6dsox: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap]
+        default: []
+        }
+    }
 
     /// Creates the driver for this chip on `device`.
     public func makeDriver(on device: I2CDevice) -> any IMUChipDriver {

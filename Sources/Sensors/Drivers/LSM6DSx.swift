@@ -29,12 +29,17 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         public static let control2Gyro = I2CRegister(0x11, "CTRL2_G")
         public static let control3 = I2CRegister(0x12, "CTRL3_C")
         public static let gyroXLow = I2CRegister(0x22, "OUTX_L_G")
-        // LSM6DSOX wake-up engine (see `wakeUpThresholdCode`)
+        // LSM6DSOX event engines (LSM6DSx+EventEngines.swift)
         public static let wakeUpSource = I2CRegister(0x1B, "WAKE_UP_SRC")
+        public static let tapSource = I2CRegister(0x1C, "TAP_SRC")
         public static let tapConfig0 = I2CRegister(0x56, "TAP_CFG0")
+        public static let tapConfig1 = I2CRegister(0x57, "TAP_CFG1")
         public static let tapConfig2 = I2CRegister(0x58, "TAP_CFG2")
+        public static let tapThreshold6D = I2CRegister(0x59, "TAP_THS_6D")
+        public static let interruptDuration2 = I2CRegister(0x5A, "INT_DUR2")
         public static let wakeUpThreshold = I2CRegister(0x5B, "WAKE_UP_THS")
         public static let wakeUpDuration = I2CRegister(0x5C, "WAKE_UP_DUR")
+        public static let freeFall = I2CRegister(0x5D, "FREE_FALL")
         public static let md1Config = I2CRegister(0x5E, "MD1_CFG")
         public static let fifoStatus1 = I2CRegister(0x3A, "FIFO_STATUS1")
         // LSM6DS3 FIFO
@@ -111,69 +116,20 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public static let rates: [(rate: Double, value: UInt8)] =
         [(12.5, 1), (26, 2), (52, 3), (104, 4), (208, 5), (416, 6), (833, 7), (1666, 8)]
 
-    // MARK: Wake-up engine (LSM6DSOX)
-    //
-    // Register fields from ST's lsm6dsox_reg.h (STMicroelectronics STMems standard C driver, as
-    // vendored in zephyr ext/hal/st/stmemsc/lsm6dsox_STdC): WAKE_UP_THS 0x5B WK_THS bits 5:0;
-    // WAKE_UP_DUR 0x5C SLEEP_DUR 3:0, WAKE_THS_W bit 4, WAKE_DUR bits 6:5; TAP_CFG0 0x56 LIR bit 0,
-    // INT_CLR_ON_RD bit 6; TAP_CFG2 0x58 INTERRUPTS_ENABLE bit 7; MD1_CFG 0x5E INT1_WU bit 5;
-    // WAKE_UP_SRC 0x1B WU_IA bit 3 (X_WU, Y_WU, Z_WU bits 2:0). The threshold's weight: ST's
-    // lsm6dso_reg.h `lsm6dso_wake_ths_w_t` (LSb_FS_DIV_64 = 0, LSb_FS_DIV_256 = 1), i.e. 1 LSB =
-    // FS_XL / 2^6, or FS_XL / 2^8 with WAKE_THS_W (data sheet DS13092, WAKE_UP_THS / WAKE_UP_DUR).
-    // WAKE_DUR: 1 LSB = 1 ODR_time (DS13092), 0…3. The engine compares the slope-filtered
-    // accelerometer (TAP_CFG0 SLOPE_FDS = 0, the reset value) on each axis with the threshold.
-    // Interrupts are latched (LIR) and cleared by reading WAKE_UP_SRC (INT_CLR_ON_RD), so a
-    // wake-up between two data-ready edges is not lost.
-
-    /// WAKE_UP_SRC bit 3 WU_IA: the wake-up engine fired.
-    public static let wakeUpActive: UInt8 = 0x08
-    /// TAP_CFG2 bit 7 INTERRUPTS_ENABLE (the basic interrupts: wake-up, free-fall, tap, 6D).
-    public static let interruptsEnable: UInt8 = 0x80
-    /// MD1_CFG bit 5 INT1_WU: wake-up routed to INT1.
-    public static let int1WakeUp: UInt8 = 0x20
-    /// TAP_CFG0: INT_CLR_ON_RD (bit 6) | LIR (bit 0): latched, cleared by reading the source register.
-    public static let latchedClearedOnRead: UInt8 = 0x41
-    /// WAKE_UP_DUR bit 4 WAKE_THS_W: WK_THS LSB = FS_XL / 2^8 instead of FS_XL / 2^6.
-    public static let wakeThresholdFineWeight: UInt8 = 0x10
     /// INT1_CTRL bit 0 INT1_DRDY_XL.
     public static let interruptDataReadyAccel: UInt8 = 0x01
 
-    /// WK_THS for a threshold in m/s² at full scale ±`fullScaleG`: the fine weight (FS/2^8) when
-    /// the code fits its 6 bits, else the coarse one (FS/2^6); nearest code, 1…63 (0 would flag
-    /// every sample). `fine` is WAKE_THS_W.
-    public static func wakeUpThresholdCode(ms2: Double, fullScaleG: Double) -> (code: UInt8, fine: Bool) {
-        let g = ms2 / standardGravity
-        let fineCode = (g / (fullScaleG / 256)).rounded()
-        if fineCode <= 63 { return (UInt8(max(1, fineCode)), true) }
-        return (UInt8(min(63, (g / (fullScaleG / 64)).rounded())), false)
-    }
-
-    /// WAKE_DUR for a duration in s at `odr` Hz: whole ODR periods, 0…3.
-    public static func wakeUpDurationCode(seconds: Double, odr: Double) -> UInt8 {
-        UInt8(max(0, min(3, (seconds * odr).rounded())))
-    }
-
-    /// WAKE_UP_SRC decoded.
-    public struct WakeUpSource: Sendable, Equatable {
-        public var raw: UInt8
-        public init(raw: UInt8) { self.raw = raw }
-        /// Bit 3 WU_IA: the wake-up engine fired (since the last read, latched mode).
-        public var wakeUp: Bool { raw & LSM6DSx.wakeUpActive != 0 }
-    }
-
-    /// Reads WAKE_UP_SRC once (clears the latched wake-up): call it on each INT1 edge to tell a
-    /// wake-up from data-ready, which shares the pin.
-    public func readWakeUpSource() throws(SensorError) -> WakeUpSource {
-        WakeUpSource(raw: try device.read(Register.wakeUpSource))
-    }
-
     /// Whether `configure` programmed the wake-up engine.
-    public private(set) var motionEngineEnabled = false
+    public internal(set) var motionEngineEnabled = false
+    /// The chip event flags `configure` programmed engines for (`LSM6DSx+EventEngines.swift`).
+    public internal(set) var chipEvents: IMUSample.Flags = []
+    /// WAKE_UP_SRC, TAP_SRC: read in one burst per INT1 edge.
+    let eventSourceBytes: UnsafeMutableRawBufferPointer
 
     public let model: IMUChipModel
     /// The FIFO format of this chip.
     public let fifoLayout: FIFOLayout
-    private let device: I2CDevice
+    let device: I2CDevice
     private var accelScale = 0.0
     private var gyroScale = 0.0
     private var odrCode: UInt8 = 0
@@ -189,11 +145,13 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         fifoLayout = model == .lsm6ds3 ? .lsm6ds3 : .lsm6dsox
         burst = .zeroed(byteCount: 12, alignment: 8)
         statusBytes = .zeroed(byteCount: 4, alignment: 4)
+        eventSourceBytes = .zeroed(byteCount: 2, alignment: 2)
     }
 
     deinit {
         burst.deallocate()
         statusBytes.deallocate()
+        eventSourceBytes.deallocate()
         fifoBytes?.deallocate()
     }
 
@@ -314,17 +272,7 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         try device.write(Register.control1Accel, r.value << 4 | a.value.code << 2)
         try device.write(Register.control2Gyro, r.value << 4 | g.value.code << 1)
         try device.write(Register.int1Control, s.dataReadyInterrupt ? Self.interruptDataReadyAccel : 0x00)
-        let motion = model == .lsm6dsox ? s.motionInterrupt : nil
-        if let motion {
-            let t = Self.wakeUpThresholdCode(ms2: motion.thresholdMS2, fullScaleG: a.range)
-            try device.write(Register.wakeUpThreshold, t.code)
-            try device.write(Register.wakeUpDuration, Self.wakeUpDurationCode(seconds: motion.duration, odr: r.rate) << 5
-                             | (t.fine ? Self.wakeThresholdFineWeight : 0))
-            try device.write(Register.tapConfig0, Self.latchedClearedOnRead)
-            try device.write(Register.tapConfig2, Self.interruptsEnable)
-            try device.write(Register.md1Config, Self.int1WakeUp)
-        }
-        motionEngineEnabled = motion != nil
+        try programEventEngines(s, fullScaleG: a.range, odr: r.rate)
         accelScale = RegisterDecoding.accelScale(lsbPerG: a.value.lsb)
         gyroScale = RegisterDecoding.gyroScale(lsbPerDPS: g.value.lsb)
         return IMUChipConfiguration(rate: r.rate, accelRangeG: a.range, gyroRangeDPS: g.range, lowpassHz: nil,
@@ -341,7 +289,7 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
 
     public func shutdown() {
         try? device.write(Register.int1Control, 0)
-        if motionEngineEnabled { try? device.write(Register.md1Config, 0) }
+        if !chipEvents.isEmpty { try? device.write(Register.md1Config, 0) }
         if fifoBytes != nil { try? device.write(fifoLayout.mode, 0) }
         try? device.write(Register.control1Accel, 0)
         try? device.write(Register.control2Gyro, 0)

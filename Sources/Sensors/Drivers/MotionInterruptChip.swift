@@ -1,20 +1,30 @@
-/// A chip driver whose own motion engine (MPU-6050 motion detection, LSM6DSOX wake-up) shares the
-/// data-ready INT pin: `I2CIMUSource` reads its interrupt source once per edge, before the sample
-/// burst, to tell motion from data-ready (`IMUSample.Flags.chipMotion`).
+import MotionCore
+
+/// A chip driver whose own event engines (MPU-6050 motion detection; LSM6DSOX wake-up, free-fall,
+/// single and double tap) share the data-ready INT pin: `I2CIMUSource` reads the chip's interrupt
+/// source once per edge, before the sample burst, and sets the chip flags it reports on that
+/// sample (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`).
 public protocol MotionInterruptChip: AnyObject {
-    /// Whether `configure` programmed the motion engine.
-    var motionEngineEnabled: Bool { get }
-    /// One read of the chip's interrupt source register (which the read clears): whether the
-    /// motion engine fired since the last call. Allocation-free.
-    func readMotionFlag() throws(SensorError) -> Bool
+    /// The chip flags of the engines `configure` programmed (empty: none, nothing to read per edge).
+    var chipEvents: IMUSample.Flags { get }
+    /// One read of the chip's interrupt source register(s) (which the read clears): the chip
+    /// flags of the engines that fired since the last call, within `chipEvents`. Allocation-free.
+    func readChipEvents() throws(SensorError) -> IMUSample.Flags
+}
+
+extension MotionInterruptChip {
+    /// Whether the motion engine fired since the last read (one `readChipEvents`).
+    public func readMotionFlag() throws(SensorError) -> Bool { try readChipEvents().contains(.chipMotion) }
 }
 
 extension MPU6050: MotionInterruptChip {
+    /// `.chipMotion` when `configure` programmed motion detection.
+    public var chipEvents: IMUSample.Flags { motionEngineEnabled ? .chipMotion : [] }
     /// INT_STATUS bit 6 MOT_INT.
-    public func readMotionFlag() throws(SensorError) -> Bool { try readInterruptStatus().motion }
+    public func readChipEvents() throws(SensorError) -> IMUSample.Flags {
+        try readInterruptStatus().motion ? .chipMotion : IMUSample.Flags(rawValue: 0)
+    }
 }
 
-extension LSM6DSx: MotionInterruptChip {
-    /// WAKE_UP_SRC bit 3 WU_IA.
-    public func readMotionFlag() throws(SensorError) -> Bool { try readWakeUpSource().wakeUp }
-}
+/// LSM6DSOX: `LSM6DSx+EventEngines.swift` (WAKE_UP_SRC and TAP_SRC in one burst).
+extension LSM6DSx: MotionInterruptChip {}

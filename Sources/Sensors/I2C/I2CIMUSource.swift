@@ -24,8 +24,15 @@ import Synchronization
 /// FIFO): the chip's motion detection shares the INT pin with data-ready, so on every edge its
 /// interrupt source (MPU-6050 INT_STATUS, LSM6DSOX WAKE_UP_SRC) is read once, before the sample
 /// burst (the read clears it); when it says motion (MOT_INT, WU_IA) the sample gets
-/// `IMUSample.Flags.chipMotion`. One extra 1-byte read per sample, no allocation.
+/// `IMUSample.Flags.chipMotion`. The LSM6DSOX's free-fall and tap engines (`freeFallInterrupt`,
+/// `tapInterrupt`) ride the same read (WAKE_UP_SRC and TAP_SRC in one 2-byte burst): FF_IA,
+/// SINGLE_TAP and DOUBLE_TAP set `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`. One extra short
+/// read per sample, no allocation.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the configuration is `let`s of Sendable types and `capabilities` is
+    // computed from them only; the lost-sample counters are atomics. Every `var` (the bus, the
+    // driver, the data-ready line, the pacing, the FIFO stash, `chipConfiguration`) is written only
+    // by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract); `chipConfiguration` is for the thread that started the source.
     public let bus: Int
     public let address: UInt16
     public let chip: IMUChipModel
@@ -70,15 +77,19 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
     ///   - motionInterrupt: program the chip's motion engine (MPU-6050 or LSM6DSOX with `dataReady`, no `fifo`), or nil.
+    ///   - freeFallInterrupt, tapInterrupt: program the chip's free-fall / single+double-tap engine
+    ///     (LSM6DSOX with `dataReady`, no `fifo`), or nil.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
                 fifo: FIFOOptions? = nil, motionInterrupt: MotionInterruptSettings? = nil,
+                freeFallInterrupt: FreeFallInterruptSettings? = nil, tapInterrupt: TapInterruptSettings? = nil,
                 makeAdapter: (@Sendable () -> any I2CAdapter)? = nil) {
         self.bus = bus
         self.address = address
         self.chip = chip
         self.settings = IMUChipSettings(rate: 100, accelRangeG: accelRangeG, gyroRangeDPS: gyroRangeDPS,
-                                        lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil, motionInterrupt: motionInterrupt)
+                                        lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil, motionInterrupt: motionInterrupt,
+                                        freeFallInterrupt: freeFallInterrupt, tapInterrupt: tapInterrupt)
         self.dataReady = dataReady
         self.devicePath = devicePath
         self.fifo = fifo
@@ -119,6 +130,11 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
                 throw SensorError(.unsupported, subject: capabilities.name,
                                   detail: "the chip motion engine needs an mpu6050 or lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
             }
+            if settings.freeFallInterrupt != nil || settings.tapInterrupt != nil,
+               !chip.chipEngines.contains(.chipTap) || dataReady == nil || fifo != nil {
+                throw SensorError(.unsupported, subject: capabilities.name,
+                                  detail: "the chip free-fall and tap engines need an lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")
+            }
             try driver.probe()
             var s = settings
             s.rate = requestedRate
@@ -152,13 +168,15 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             lastFIFOWakeNanos = MonotonicClock.nowNanos()
             i2c = bus
             self.driver = driver
-            motionChip = (driver as? any MotionInterruptChip).flatMap { $0.motionEngineEnabled ? $0 : nil }
+            motionChip = (driver as? any MotionInterruptChip).flatMap { $0.chipEvents.isEmpty ? nil : $0 }
+            let engines = motionChip.map { Self.engineNames($0.chipEvents) } ?? "none"
             let timing: SampleTiming = fifo != nil ? .fifoBurst : (line == nil ? .timer : .dataReadyInterrupt)
             log.info("started", ["device": capabilities.name, "mode": bus.transferMode.rawValue,
                                  "rate": "\(config.rate)", "accel_range_g": "\(config.accelRangeG)",
                                  "gyro_range_dps": "\(config.gyroRangeDPS)", "timing": timing.rawValue,
                                  "fifo": fifo.map { "on, \($0.watermark) samples per burst" } ?? "off",
-                                 "data_ready": line.map { "\($0.chipName) [\($0.chipLabel)] line \($0.offset)" } ?? "none"])
+                                 "data_ready": line.map { "\($0.chipName) [\($0.chipLabel)] line \($0.offset)" } ?? "none",
+                                 "chip_engines": engines])
             return SourceConfiguration(rate: config.rate, timing: timing)
         } catch {
             driver.shutdown()
@@ -180,11 +198,11 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
             guard edges.count > 0 else { return .timeout }
             let lost = gaps.register(count: edges.count, firstNanos: edges.firstNanos, lastNanos: edges.lastNanos)
             // The interrupt source first (MPU-6050: the burst read below would clear INT_STATUS).
-            let chipMotion = try motionChip?.readMotionFlag() ?? false
+            let chipEvents = try motionChip?.readChipEvents() ?? IMUSample.Flags(rawValue: 0)
             try driver.read(into: &sample)
             sample.timestampNanos = edges.lastNanos
             sample.flags = lost > 0 ? [.hardwareTimestamp, .discontinuity] : .hardwareTimestamp
-            if chipMotion { sample.flags.insert(.chipMotion) }
+            sample.flags.formUnion(chipEvents)
             if lost > 0 { missedCount.add(lost, ordering: .relaxed) }
             sequence &+= lost
         } else {
@@ -203,6 +221,15 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         sequence &+= 1
         buffer[0] = sample
         return .samples(1)
+    }
+
+    /// The `started` log's `chip_engines`: the engines programmed, by their `events.chip_engines` names.
+    static func engineNames(_ f: IMUSample.Flags) -> String {
+        var names: [String] = []
+        if f.contains(.chipMotion) { names.append("motion") }
+        if f.contains(.chipFreeFall) { names.append("free_fall") }
+        if f.contains(.chipTap) || f.contains(.chipDoubleTap) { names.append("tap") }
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 
     // MARK: FIFO mode

@@ -22,6 +22,10 @@ import MotionCore
 /// `file:line` (from `init` when it is among the first rows, else from `read`, after the rows
 /// before it have been delivered).
 public final class ReplaySource: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: the public `let`s (`capabilities` among them, read once in `init`) are
+    // immutable and Sendable; every `var` (the reader, the lookahead, the pacing and the
+    // `lastRow`/`samplesDelivered`/`loopsCompleted` progress) is touched only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract), and the
+    // progress accessors are for the reading thread (or after `stop`).
     /// How fast to play.
     public enum Speed: String, Sendable, Hashable {
         /// Samples are released at their recorded times.

@@ -23,6 +23,9 @@ import MotionCore
 /// `start`, `read` and `stop` are called from one acquisition thread; `truth(at:)` is a pure
 /// function of the scenario and can be called from anywhere.
 public final class SimulatedIMU: IMUSource, @unchecked Sendable {
+    // @unchecked Sendable: `options`, `capabilities` and `contents` are immutable `let`s (so is
+    // `truth(at:)`, a function of `options`); every `var` (rate, start, the sample index, the
+    // random generator, the noise levels) is touched only by `start`, `read` and `stop` (one thread at a time, `IMUSource`'s contract).
     public let options: SimulatorOptions
     public let capabilities: SourceCapabilities
 

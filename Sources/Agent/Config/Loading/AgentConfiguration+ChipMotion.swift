@@ -1,30 +1,57 @@
 import Sensors
+import MotionCore
 
 extension AgentConfiguration {
-    /// Why the chip's motion engine cannot decide `motion` with this source, or nil when it can:
+    /// Why the chip's engines cannot decide events with this source, or nil when they can:
     /// only a direct-I2C MPU-6050 or LSM6DSOX (`source.type: i2c`, `chip: mpu6050|lsm6dsox`) whose INT pin is wired
     /// (`source.data_ready`) and read per sample (`source.i2c.fifo: false`). docs/events.md,
     /// "Chip interrupt engines".
     var chipMotionProblem: String? {
         if source.kind != .i2c { return "source.type is \(source.kind.rawValue); the chip engine needs source.type: i2c" }
         if !(IMUChipModel(rawValue: source.i2c.chip)?.hasMotionInterrupt ?? false) {
-            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine and the lsm6dsox's wake-up engine are supported"
+            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine and the lsm6dsox's wake-up, free-fall and tap engines are supported"
         }
         if source.dataReady == nil { return "the chip raises motion on its INT pin: set source.data_ready" }
         if source.i2c.fifo { return "source.i2c.fifo is on; the chip engine needs one interrupt-source read per data-ready edge (fifo: false)" }
         return nil
     }
 
-    /// Resolves `events.chip_motion` (`auto`, `off`, `on`) into the detectors' and the source's
-    /// settings; `on` with a source that cannot do it is an error at `events.chip_motion`.
+    /// The chip flag that says the chip has `engine`.
+    private static func flag(_ engine: EventSettings.ChipEngine) -> IMUSample.Flags {
+        switch engine {
+        case .motion: .chipMotion
+        case .freeFall: .chipFreeFall
+        case .tap: .chipTap
+        }
+    }
+
+    /// Resolves `events.chip_motion` (`auto`, `off`, `on`) and `events.chip_engines` into the
+    /// detectors' and the source's settings; `on` with a source that cannot do it is an error at
+    /// `events.chip_motion`, `on` with an engine the chip lacks one at `events.chip_engines`.
     mutating func resolveChipMotion(with reader: inout ConfigReader) {
         let problem = chipMotionProblem
         if events.chipMotion == .on, let problem {
             reader.report("events.chip_motion", "on needs a direct-I2C mpu6050 or lsm6dsox with an INT line: \(problem); use auto or off")
         }
-        let useChip = events.enabled && problem == nil && events.chipMotion != .off
-        events.detectors.chipMotion = useChip
-        source.chipMotionThresholdMS2 = useChip ? events.detectors.anyMotion.accelerationThreshold : nil
-        source.chipMotionDuration = events.detectors.anyMotion.motionDuration
+        let chip = IMUChipModel(rawValue: source.i2c.chip)
+        let has = chip?.chipEngines ?? []
+        if events.chipMotion == .on, problem == nil, let chip, let listed = events.chipEngines {
+            let missing = listed.sorted().filter { !has.contains(Self.flag($0)) }.map(\.rawValue)
+            if !missing.isEmpty {
+                let one = missing.count == 1
+                reader.report("events.chip_engines", "chip_motion: on needs the \(chip.rawValue)'s \(missing.joined(separator: " and ")) engine\(one ? "" : "s"), which it does not have (lsm6dsox only); leave \(one ? "it" : "them") out of chip_engines or use chip_motion: auto")
+            }
+        }
+        let chipCan = events.enabled && problem == nil && events.chipMotion != .off
+        let wanted = events.chipEngines ?? Set(EventSettings.ChipEngine.allCases)
+        func use(_ e: EventSettings.ChipEngine) -> Bool { chipCan && wanted.contains(e) && has.contains(Self.flag(e)) }
+        let d = events.detectors
+        events.detectors.chipMotion = use(.motion)
+        source.chipMotionThresholdMS2 = use(.motion) ? d.anyMotion.accelerationThreshold : nil
+        source.chipMotionDuration = d.anyMotion.motionDuration
+        events.detectors.chipFreeFall = use(.freeFall)
+        source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil
+        events.detectors.chipTap = use(.tap)
+        source.chipTap = use(.tap) ? TapInterruptSettings(d.tap) : nil
     }
 }

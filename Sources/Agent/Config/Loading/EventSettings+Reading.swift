@@ -3,7 +3,7 @@ import MotionCore
 extension EventSettings {
     static let keys = ["enabled", "tilt_cutoff_hz", "thresholds", "motion_threshold_ms2", "rotation_threshold_rads",
                        "stationary_s", "significant_s", "shock_g", "free_fall_g", "free_fall_min_s", "tap_g",
-                       "tap_high_pass_hz", "double_tap_gap_s", "tamper_tilt_deg", "fall_detection", "vibration", "chip_motion"]
+                       "tap_high_pass_hz", "double_tap_gap_s", "tamper_tilt_deg", "fall_detection", "vibration", "chip_motion", "chip_engines"]
     enum ThresholdKeys { static let keys = ["above_deg", "below_deg", "dwell_s", "off_dwell_s", "on", "off", "device_class"] }
     enum VibrationKeys {
         static let keys = ["high_pass_hz", "window_s", "running_above_ms2", "idle_below_ms2", "on_dwell_s", "off_dwell_s",
@@ -15,6 +15,12 @@ extension EventSettings {
         self.init()
         enabled = reader.bool(section, "enabled", default: enabled)
         chipMotion = reader.choice(section, "chip_motion", default: chipMotion)
+        if section?["chip_engines"] != nil {
+            let names = ChipEngine.allCases.map(\.rawValue).joined(separator: ", ")
+            chipEngines = Set(reader.stringList(section, "chip_engines") {
+                ChipEngine(rawValue: $0) == nil ? "unknown chip engine '\($0)'; use \(names)" : nil
+            }.compactMap(ChipEngine.init(rawValue:)))
+        }
         var c = MotionEventConfiguration()
         c.tiltCutoff = reader.double(section, "tilt_cutoff_hz", default: c.tiltCutoff, unit: " Hz", allowed: "0.05 ≤ tilt_cutoff_hz ≤ 20") { $0 >= 0.05 && $0 <= 20 }
         c.anyMotion.accelerationThreshold = reader.double(section, "motion_threshold_ms2", default: c.anyMotion.accelerationThreshold,

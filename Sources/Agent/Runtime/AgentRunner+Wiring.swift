@@ -1,0 +1,48 @@
+import EdgeMotion
+import Logging
+import Messaging
+import MotionCore
+
+extension AgentRunner {
+    /// Why the agent could not be built (already logged); `exitStatus` is what the process returns:
+    /// 2 for settings (no broker, invalid MQTT settings), 1 for an event spool that cannot be opened.
+    public struct SetupFailure: Error, CustomStringConvertible {
+        public let exitStatus: Int32
+        public let description: String
+    }
+
+    /// What `init` builds before anything runs: the running parts every other part uses.
+    struct Wiring {
+        let deviceID: String
+        let topics: TopicLayout
+        let client: MQTTClient
+        let outbox: Outbox
+        let publisher: MQTTPublisher
+    }
+
+    /// Secret-file warnings, then the device id, the topics and the MQTT client (settings: status
+    /// 2), then the outbox (its spool: status 1) and the publisher over it. Each failure is logged
+    /// as it was when `run` built these.
+    static func wire(_ c: AgentConfiguration) throws(SetupFailure) -> Wiring {
+        let log = Logger(label: "agent")
+        for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
+        guard c.mqtt.broker != nil else {
+            log.error("no broker configured", ["hint": "set mqtt.broker in the config or pass --broker mqtt://host:port (scripts/demo starts a private broker)"])
+            throw SetupFailure(exitStatus: 2, description: "no broker configured")
+        }
+        let deviceID = c.device.resolvedID()
+        let topics: TopicLayout, client: MQTTClient
+        do {
+            topics = try TopicLayout(prefix: c.mqtt.resolvedTopicPrefix(deviceID: deviceID))
+            client = try makeClient(c, topics: topics)
+        } catch {
+            log.error("invalid MQTT settings", ["error": "\(error)"])
+            throw SetupFailure(exitStatus: 2, description: "invalid MQTT settings: \(error)")
+        }
+        guard let outbox = makeOutbox(c, log: log) else {
+            throw SetupFailure(exitStatus: 1, description: "cannot open the event spool")
+        }
+        let publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
+        return Wiring(deviceID: deviceID, topics: topics, client: client, outbox: outbox, publisher: publisher)
+    }
+}

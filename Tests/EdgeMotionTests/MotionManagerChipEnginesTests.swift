@@ -1,0 +1,40 @@
+import Testing
+import MotionCore
+import Sensors
+@testable import EdgeMotion
+
+/// `MotionManager.i2c(chipEvents:)`: the source is asked to program exactly the chip engines the
+/// event configuration hands to the chip, in the software detectors' own units.
+@Suite("MotionManager chip engines")
+struct MotionManagerChipEnginesTests {
+    static let line = DataReadyLine.Configuration(chip: "gpiochip0", line: "17")
+
+    func settings(_ chipEvents: MotionEventConfiguration?) throws -> IMUChipSettings {
+        let m = MotionManager.i2c(bus: 1, address: 0x6a, chip: .lsm6dsox, dataReady: Self.line, chipEvents: chipEvents)
+        return try #require(m.service.source as? I2CIMUSource).settings
+    }
+
+    @Test func theEnginesTheConfigurationHandsToTheChipAreProgrammedInItsUnits() throws {
+        var c = MotionEventConfiguration()
+        c.chipFreeFall = true
+        c.chipTap = true
+        c.freeFall.threshold = 0.35
+        c.freeFall.minimumDuration = 0.3
+        c.tap.threshold = 3
+        c.tap.doubleTapMaximumGap = 0.5
+        c.tap.maximumDuration = 0.2
+        c.tap.quietAfter = 0.04
+        let s = try settings(c)
+        #expect(s.freeFallInterrupt == FreeFallInterruptSettings(thresholdG: 0.35, duration: 0.3))
+        #expect(s.tapInterrupt == TapInterruptSettings(thresholdG: 3, maximumDuration: 0.2, quietAfter: 0.04, doubleTapMaximumGap: 0.5))
+        #expect(s.motionInterrupt == nil)                    // chipMotion not asked for
+        c.chipMotion = true
+        c.anyMotion.accelerationThreshold = 1.0
+        #expect(try settings(c).motionInterrupt?.thresholdMS2 == 1.0)
+    }
+
+    @Test func withoutChipEventsNothingIsProgrammed() throws {
+        let s = try settings(nil)
+        #expect(s.motionInterrupt == nil && s.freeFallInterrupt == nil && s.tapInterrupt == nil)
+    }
+}
