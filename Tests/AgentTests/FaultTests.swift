@@ -39,15 +39,20 @@ struct FaultTests {
         let reconnectSeconds = Date().timeIntervalSince(restarted)
         // Running normally again: a `stats` made after the reconnect shows the backlog delivered.
         let statsBefore = sub.messages(on: "edgemotion/outage/stats").count
-        // The 30 s backlog (hundreds of spooled events, each waiting for its PUBACK) took 2–13 s to
-        // drain on an idle machine; the bound is generous so a loaded CI machine does not fail it.
+        // The 30 s backlog (~300 spooled events, each waiting for its PUBACK, and a full stream
+        // queue) took 2–13 s to drain on an idle machine; the bound is generous so a loaded CI
+        // machine does not fail it. Caught up = back to the steady state: at most one second of
+        // production waiting (10 events/s, 20 stream batches/s). Production goes on, so "exactly
+        // 0" is a moment a 1 s stats snapshot need not catch on a loaded machine (seen: every
+        // event delivered, yet no snapshot at 0 in 60 s).
+        let outboxAfter = { sub.json(on: "edgemotion/outage/stats").dropFirst(statsBefore).compactMap { $0["outbox"] as? [String: Any] } }
         let caughtUp = sub.waitUntil(timeout: 60) {
-            sub.json(on: "edgemotion/outage/stats").dropFirst(statsBefore).contains { s in
-                let o = s["outbox"] as? [String: Any]
-                return o?["unacknowledged_events"] as? Int == 0 && o?["queued_stream_messages"] as? Int == 0
+            outboxAfter().contains { o in
+                (o["unacknowledged_events"] as? Int).map { $0 <= 10 } == true && (o["queued_stream_messages"] as? Int).map { $0 <= 20 } == true
             }
         }
-        #expect(caughtUp, "the outbox did not empty after the reconnect; log:\n\(agent.log.suffix(2000))")
+        let backlog = outboxAfter().suffix(8).map { "\($0["unacknowledged_events"] ?? "?")/\($0["queued_stream_messages"] ?? "?")" }
+        #expect(caughtUp, "the outbox did not drain after the reconnect (last unacknowledged events/queued stream messages: \(backlog)); log:\n\(agent.log.suffix(2000))")
         let catchUpSeconds = Date().timeIntervalSince(restarted) - reconnectSeconds
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log)")
