@@ -154,6 +154,7 @@ enum ActivityConfigFile {
         ("switchProbability", \.switchProbability), ("transitionLogRatio", \.transitionLogRatio),
         ("minimumGaitStd", \.minimumGaitStd), ("gaitEndMaximumStd", \.gaitEndMaximumStd),
         ("cyclingMaximumKurtosis", \.cyclingMaximumKurtosis), ("cyclingImpactMinimumStd", \.cyclingImpactMinimumStd),
+        ("unknownBelowProbability", \.unknownBelowProbability),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

@@ -146,16 +146,23 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         }
     }
 
+    /// Hands the encoded batch of stream `k` to the outbox. Reads the route's fields in place and
+    /// calls `enqueue` directly in each branch: a copy of the route (two `String`s) or a closure
+    /// held in a local (its context on the heap) would cost retains or an allocation per message.
+    /// The writers' bytes are read through the array's own `withUnsafeBytes`, specialised here
+    /// (the writers' generic wrappers are not inlinable across modules: a runtime generic-metadata
+    /// lookup per call).
     private func send(route k: Int) {
-        let route = streams[k].route
         let handle = streams[k].handle
+        let qos = streams[k].route.qos
+        let retain = streams[k].route.retain
         let wait = lossless.load(ordering: .relaxed)
-        let enqueue = { (bytes: UnsafeRawBufferPointer) in
-            self.outbox.enqueue(stream: handle, payload: bytes, qos: route.qos, retain: route.retain, waitForRoom: wait,
-                                wake: false)
-        }
         queuedSinceWake = true
-        if route.format == .influx { lines.withUnsafeBytes(enqueue) } else { writer.withUnsafeBytes(enqueue) }
+        if streams[k].route.format == .influx {
+            lines.buffer.withUnsafeBytes { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: retain, waitForRoom: wait, wake: false) }
+        } else {
+            writer.buffer.withUnsafeBytes { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: retain, waitForRoom: wait, wake: false) }
+        }
     }
 }
 

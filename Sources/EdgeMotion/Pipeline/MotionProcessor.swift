@@ -97,18 +97,19 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
 
     /// The runtime consumers' share of `process`: same work as for the static outputs, with
     /// each consumer's own buffers, phases and reference frame.
+    /// The consumer's `output` (an existential: a retain and release per copy) is read only
+    /// inside the delivery closures, i.e. once per batch, not once per sample.
     private mutating func offerToConsumers(_ sample: IMUSample) {
         for i in consumers.indices {
             let c = consumers[i]
-            let output = c.output
             if sample.contents.contains(.accelerometer) {
-                c.accelerometer.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .accelerometer, interval: interval) }
+                c.accelerometer.offer(sample) { span, interval in c.output.pipeline(didProduce: span, of: .accelerometer, interval: interval) }
             }
             if sample.contents.contains(.gyroscope) {
-                c.gyroscope.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .gyroscope, interval: interval) }
+                c.gyroscope.offer(sample) { span, interval in c.output.pipeline(didProduce: span, of: .gyroscope, interval: interval) }
             }
             if sample.contents.contains(.magnetometer) {
-                c.magnetometer.offer(sample) { span, interval in output.pipeline(didProduce: span, of: .magnetometer, interval: interval) }
+                c.magnetometer.offer(sample) { span, interval in c.output.pipeline(didProduce: span, of: .magnetometer, interval: interval) }
             }
             if c.motionSchedule.enabled, sample.contents.contains(.accelerometer) {
                 if c.motionPhase == 0 {
@@ -116,7 +117,7 @@ package struct MotionProcessor<Filter: AttitudeFilter> {
                     estimator.referenceFrame = c.referenceFrame
                     let motion = estimator.deviceMotion(for: sample)
                     estimator.referenceFrame = frame
-                    c.motion.append(motion) { span, interval in output.pipeline(didProduce: span, interval: interval) }
+                    c.motion.append(motion) { span, interval in c.output.pipeline(didProduce: span, interval: interval) }
                 }
                 c.motionPhase += 1
                 if c.motionPhase >= c.motionSchedule.decimation { c.motionPhase = 0 }

@@ -34,6 +34,12 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
 
+    /// Open-set rule (`unknown`): a window that moves (|f| std ≥ `minimumGaitStd`) and whose most
+    /// probable class, as the fitted model scores it, has probability below this is `unknown`: the
+    /// model is not sure it is any class it knows (rowing, jumping, being carried around). 0 turns
+    /// the rule off. Chosen by leave-one-subject-out cross-validation (docs/activity.md, "unknown").
+    public var unknownBelowProbability: Double = 0.4
+
     /// Below this standard deviation of |f| (m/s²) a window cannot be walking or running, however
     /// periodic (a step bounces the body by ≳ 0.1 g; a vibrating table does not walk). Hand-set.
     public var minimumGaitStd: Double = 0.25
@@ -100,6 +106,9 @@ public struct ActivityConfiguration: Sendable, Hashable {
         if vehicleVoteDecisions < 1 || vehicleVoteDecisions > 600 { return "vehicleVoteDecisions \(vehicleVoteDecisions): use 1–600" }
         if enterDecisions < 1 { return "enterDecisions \(enterDecisions): use ≥ 1" }
         if minimumDwell < 0 || vehicleStopTimeout < 0 { return "minimumDwell and vehicleStopTimeout must be ≥ 0 s" }
+        if !(unknownBelowProbability >= 0 && unknownBelowProbability <= 1) {
+            return "unknownBelowProbability \(unknownBelowProbability): use 0…1 (0 = off)"
+        }
         return nil
     }
 }

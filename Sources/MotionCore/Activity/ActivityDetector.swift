@@ -3,7 +3,8 @@
 ///
 /// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
 /// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
-/// plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
+/// → the open-set rule (a moving window whose best class has probability below
+/// `unknownBelowProbability` is `unknown`) plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
 /// vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
 /// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
 public final class ActivityDetector {
@@ -119,10 +120,19 @@ public final class ActivityDetector {
         }
         inputProblem = nil
         var p = model.probabilities(features)
-        if features.logStdMagnitude < (configuration.minimumGaitStd + 0.001).log {
-            p.stationary += p.walking + p.running
+        let moving = features.logStdMagnitude >= (configuration.minimumGaitStd + 0.001).log
+        let top = p.best.0
+        if moving && top != .unknown && p[top] < configuration.unknownBelowProbability {
+            // Open set: the model is not sure this motion is any class it knows.
+            p = ClassProbabilities()
+            p.unknown = 1
+        }
+        if !moving {
+            // Too calm for a gait or for energetic unknown motion.
+            p.stationary += p.walking + p.running + p.unknown
             p.walking = 0
             p.running = 0
+            p.unknown = 0
         }
         if isRunningCadence(features) {
             p.running += p.walking
@@ -145,10 +155,11 @@ public final class ActivityDetector {
         let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning
         if quietNow {
             // The last half window is quiet: no gait now, whatever the older half held.
-            p.stationary += p.walking + p.running + p.cycling
+            p.stationary += p.walking + p.running + p.cycling + p.unknown
             p.walking = 0
             p.running = 0
             p.cycling = 0
+            p.unknown = 0
         } else if abs(features.halfEnergyLogRatio) > configuration.transitionLogRatio {
             return nil
         }

@@ -125,10 +125,16 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             }
             count = Swift.min(count, due)
         }
+        // The noise generator and the index live in locals for the burst: a class property
+        // mutated per sample costs a dynamic exclusivity check (`swift_beginAccess`) each time.
+        var rng = random
+        var index = nextIndex
         for k in 0..<count {
-            buffer[k] = sample(index: nextIndex)
-            nextIndex += 1
+            buffer[k] = sample(index: index, random: &rng)
+            index += 1
         }
+        random = rng
+        nextIndex = index
         return .samples(count)
     }
 
@@ -151,7 +157,7 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     public func truth(for sample: IMUSample) -> SimulatedTruth { truth(at: time(ofSampleIndex: sample.sequence)) }
 
     /// The sample with sequence number `index` (advances the noise stream).
-    private func sample(index: UInt64) -> IMUSample {
+    private func sample(index: UInt64, random: inout SimulatorRandom) -> IMUSample {
         let truth = truth(at: time(ofSampleIndex: index))
         var f = truth.specificForce
         var w = Vector3.zero

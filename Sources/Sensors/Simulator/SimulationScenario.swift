@@ -184,17 +184,17 @@ extension SimulationScenario {
     func kinematics(at t: Double) -> Kinematics {
         let k = segmentIndex(at: t)
         let local = t - starts[k]
-        let motion = segments[k].motion
-        var q = motion.attitude(at: local)
-        var a = motion.linearAcceleration(at: local)
+        // `segments[k].motion` is used in place, not bound to a local: a copy of the enum runs its
+        // outlined copy (a switch and retains) once per sample.
+        var q = segments[k].motion.attitude(at: local)
+        var a = segments[k].motion.linearAcceleration(at: local)
         if k > 0, local < transition {
             let s = smootherStep(local / transition)
-            let previous = segments[k - 1].motion
             let previousLocal = t - starts[k - 1]
-            q = Quaternion.slerp(previous.attitude(at: previousLocal), q, s)
-            a = previous.linearAcceleration(at: previousLocal) * (1 - s) + a * s
+            q = Quaternion.slerp(segments[k - 1].motion.attitude(at: previousLocal), q, s)
+            a = segments[k - 1].motion.linearAcceleration(at: previousLocal) * (1 - s) + a * s
         }
-        return Kinematics(attitude: q, linearAcceleration: a, activity: motion.activity,
+        return Kinematics(attitude: q, linearAcceleration: a, activity: segments[k].motion.activity,
                           steps: steps(at: t, activeSegment: k), segment: k)
     }
 
@@ -205,12 +205,11 @@ extension SimulationScenario {
         let half = transition / 2
         var j = 0
         while j <= k {
-            let motion = segments[j].motion
-            if case .gait = motion {
+            if case .gait(let gait) = segments[j].motion {
                 let from = j == 0 ? 0 : half
                 let until = j == segments.count - 1 ? Double.infinity : segments[j].duration + half
                 let end = Swift.min(t - starts[j], until)
-                if end > from { total += motion.steps(at: end) - motion.steps(at: from) }
+                if end > from { total += gait.steps(at: end) - gait.steps(at: from) }
             }
             j += 1
         }
