@@ -107,6 +107,37 @@ struct MotionEventAllocationTests {
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
 
+    /// The 6D orientation, enabled, turning through all six faces (1 s each, changes firing):
+    /// no allocation per sample.
+    @Test func orientationDoesNotAllocatePerSample() {
+        var c = MotionEventConfiguration()
+        c.enabled.insert(.orientation)
+        var detectors = MotionEventDetectors(configuration: c, sampleRate: 100)
+        let faces = (Vector3(0, 0, 9.80665), Vector3(0, 9.80665, 0), Vector3(9.80665, 0, 0),
+                     Vector3(0, 0, -9.80665), Vector3(0, -9.80665, 0), Vector3(-9.80665, 0, 0))
+        func pose(_ i: Int) -> Vector3 {
+            switch (i / 100) % 6 {
+            case 0: faces.0
+            case 1: faces.1
+            case 2: faces.2
+            case 3: faces.3
+            case 4: faces.4
+            default: faces.5
+            }
+        }
+        for i in 0..<600 { detectors.update(time: Double(i) / 100, specificForce: pose(i), rotationRate: nil) { _ in } }
+        var changes = 0
+        let before = mc_thread_allocations()
+        for i in 600..<1800 {
+            detectors.update(time: Double(i) / 100, specificForce: pose(i), rotationRate: nil) { e in
+                if e.type == .orientation { changes += 1 }
+            }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(changes == 12, "one change per second (\(changes))")
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
     /// The optional vibration spectrum: per sample one store into its preallocated ring; the
     /// transform and its result (two arrays) only once per interval, at the publish rate.
     @Test func theSpectrumDoesNotAllocatePerSample() {

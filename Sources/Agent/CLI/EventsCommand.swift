@@ -13,8 +13,8 @@ struct EventsCommand: Command {
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz]...; m/s², rad/s; plain or .gz),
     runs the detectors of docs/events.md (tap, double_tap, shock, free_fall, motion, stationary,
-    significant_motion, tilt_threshold, vibration_start, vibration_stop, vibration_changed, and
-    fall when events.fall_detection is on) and prints one JSON object per line per event, e.g.
+    significant_motion, tilt_threshold, vibration_start, vibration_stop, vibration_changed,
+    fall when events.fall_detection is on, orientation when events.orientation is on) and prints one JSON object per line per event, e.g.
       {"type":"free_fall","t_s":12.351,"onset_s":12.001,"duration_s":0.35,"drop_height_m":0.601}
     t_s is the recording's time of the decision, onset_s when the event began. The sample rate
     is taken from the t_s column.

@@ -6,6 +6,7 @@ import MotionCore
 /// ```json
 /// {"type":"free_fall","t_s":12.351,"onset_s":12.001,"duration_s":0.35,"drop_height_m":0.601}
 /// {"type":"tilt_threshold","t_s":40.2,"onset_s":39.2,"name":"door","state":"open","on":true,"tilt_deg":88.1}
+/// {"type":"orientation","t_s":7.5,"onset_s":7.0,"face":"portrait","previous":"face_up"}
 /// ```
 /// Only the fields that apply to the type are written (docs/topics.md lists them per type). The
 /// agent adds `seq` and `timestamp_utc`.
@@ -49,6 +50,9 @@ enum MotionEventPayload {
         case .vibrationChanged:
             w.field("rms_ms2", e.peak, fractionDigits: 4)
             w.field("ratio", e.ratio, fractionDigits: 3)
+        case .orientation:
+            w.field("face", e.face.name)
+            w.field("previous", e.previousFace.name)
         }
         if e.fromChip { w.field("source", "chip") }         // the chip's own engine decided (motion, free_fall, tap, double_tap)
     }

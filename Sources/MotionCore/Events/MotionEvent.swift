@@ -30,6 +30,8 @@ public enum MotionEventType: UInt8, Sendable, BitwiseCopyable, Hashable, CaseIte
     case vibrationStop
     /// The vibration level changed: short-term over long-term average (STA/LTA) left its band.
     case vibrationChanged
+    /// The face pointing up changed (6D orientation: `face`, `previousFace`).
+    case orientation
 
     /// The wire name (`events/motion` `type`, `edgemotion events` output).
     public var name: String {
@@ -47,6 +49,7 @@ public enum MotionEventType: UInt8, Sendable, BitwiseCopyable, Hashable, CaseIte
         case .vibrationStart: "vibration_start"
         case .vibrationStop: "vibration_stop"
         case .vibrationChanged: "vibration_changed"
+        case .orientation: "orientation"
         }
     }
 
@@ -85,6 +88,10 @@ public struct MotionEvent: Sendable, BitwiseCopyable, Equatable {
     public var index: Int = 0
     /// The threshold's new state (tilt_threshold).
     public var state: Bool = false
+    /// The face now pointing up (orientation).
+    public var face: DeviceFace = .unknown
+    /// The face before (orientation; `.unknown` for the first face after start).
+    public var previousFace: DeviceFace = .unknown
     /// Decided by the sensor chip's own interrupt engine (`"source":"chip"` on the wire), not
     /// by a software detector on the samples.
     public var fromChip: Bool = false

@@ -22,10 +22,13 @@ public struct MotionEventConfiguration: Sendable, Equatable {
     public var tap = TapConfiguration()
     public var tamper = TamperConfiguration()
     public var fall = FallConfiguration()
+    /// The 6D orientation (`orientation` events; off by default, enable it in `enabled`).
+    public var orientation = OrientationConfiguration()
     public var vibration = VibrationConfiguration()
-    /// Event types that are reported: all but `fall` by default (fall detection is for
-    /// body-worn devices; a dropped box would look like a fall).
-    public var enabled: Set<MotionEventType> = Set(MotionEventType.allCases).subtracting([.fall])
+    /// Event types that are reported: all but `fall` and `orientation` by default (fall
+    /// detection is for body-worn devices, a dropped box would look like a fall; orientation is
+    /// asked for with `events.orientation`).
+    public var enabled: Set<MotionEventType> = Set(MotionEventType.allCases).subtracting([.fall, .orientation])
     public init() {}
 
     /// The first problem, naming the setting, or `nil`.
@@ -50,6 +53,8 @@ public struct MotionEventConfiguration: Sendable, Equatable {
         if !(shock.threshold > 1) { return "shock.threshold: must be > 1 g (1 g is gravity at rest)" }
         if !(freeFall.threshold > 0 && freeFall.threshold < 1) { return "free_fall.threshold: must be between 0 and 1 g" }
         if !(tap.threshold > 0) { return "tap.threshold: must be > 0 g" }
+        if ![50.0, 60, 70, 80].contains(orientation.threshold) { return "orientation.threshold: must be 50, 60, 70 or 80 degrees" }
+        if !(orientation.dwell >= 0) { return "orientation.dwell: must be ≥ 0 s" }
         return nil
     }
 }

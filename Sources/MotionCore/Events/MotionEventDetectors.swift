@@ -15,6 +15,8 @@ public struct MotionEventDetectors: Sendable {
     public private(set) var tamper: TamperDetector
     public private(set) var fall: FallDetector
     public private(set) var vibration: VibrationAnalyzer
+    /// The 6D orientation (run only when `orientation` is enabled).
+    public private(set) var orientation: OrientationDetector
     /// `motion` from the chip's engine (used when `configuration.chipMotion`).
     public private(set) var chipMotion: ChipMotionGate
     /// `free_fall` from the chip's engine (used when `configuration.chipFreeFall`).
@@ -34,6 +36,7 @@ public struct MotionEventDetectors: Sendable {
         tamper = TamperDetector(configuration: configuration.tamper)
         fall = FallDetector(configuration: configuration.fall)
         vibration = VibrationAnalyzer(configuration: configuration.vibration, sampleRate: sampleRate)
+        orientation = OrientationDetector(configuration: configuration.orientation, sampleRate: sampleRate, cutoff: configuration.tiltCutoff)
         chipMotion = ChipMotionGate(quietDuration: configuration.anyMotion.stationaryDuration)
         chipFreeFall = ChipFreeFallGate(minimumDuration: configuration.freeFall.minimumDuration)
         var mask: UInt32 = 0
@@ -83,6 +86,9 @@ public struct MotionEventDetectors: Sendable {
         tamper.update(up: tilt.up, moving: motion.isMoving, time: time, emit: filtered)
         if mask & (1 << MotionEventType.fall.rawValue) != 0 {
             fall.update(specificForce: f, up: tilt.up, lastMoving: motion.lastMovingTime, time: time, emit: filtered)
+        }
+        if mask & (1 << MotionEventType.orientation.rawValue) != 0 {
+            orientation.update(specificForce: f, time: time, emit: filtered)
         }
         return vibration.update(specificForce: f, time: time, emit: filtered)
     }

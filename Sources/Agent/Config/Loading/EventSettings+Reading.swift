@@ -3,7 +3,8 @@ import MotionCore
 extension EventSettings {
     static let keys = ["enabled", "tilt_cutoff_hz", "thresholds", "motion_threshold_ms2", "rotation_threshold_rads",
                        "stationary_s", "significant_s", "shock_g", "free_fall_g", "free_fall_min_s", "tap_g",
-                       "tap_high_pass_hz", "double_tap_gap_s", "tamper_tilt_deg", "fall_detection", "vibration", "chip_motion", "chip_engines"]
+                       "tap_high_pass_hz", "double_tap_gap_s", "tamper_tilt_deg", "fall_detection", "orientation",
+                       "orientation_deg", "orientation_dwell_s", "vibration", "chip_motion", "chip_engines"]
     enum ThresholdKeys { static let keys = ["above_deg", "below_deg", "dwell_s", "off_dwell_s", "on", "off", "device_class"] }
     enum VibrationKeys {
         static let keys = ["high_pass_hz", "window_s", "running_above_ms2", "idle_below_ms2", "on_dwell_s", "off_dwell_s",
@@ -43,6 +44,11 @@ extension EventSettings {
         c.tamper.tiltThreshold = reader.double(section, "tamper_tilt_deg", default: c.tamper.tiltThreshold, unit: "°",
                                                allowed: "0.5 ≤ tamper_tilt_deg ≤ 90") { $0 >= 0.5 && $0 <= 90 }
         if reader.bool(section, "fall_detection", default: false) { c.enabled.insert(.fall) }
+        if reader.bool(section, "orientation", default: false) { c.enabled.insert(.orientation) }
+        c.orientation.threshold = Double(reader.integer(section, "orientation_deg", default: Int(c.orientation.threshold), unit: "°",
+                                                        oneOf: [50, 60, 70, 80]))
+        c.orientation.dwell = reader.double(section, "orientation_dwell_s", default: c.orientation.dwell, unit: " s",
+                                            allowed: "0 ≤ orientation_dwell_s ≤ 60") { $0 >= 0 && $0 <= 60 }
         readThresholds(section, into: &c, with: &reader)
         let v = reader.section(section?["vibration"], path: "events.vibration", keys: VibrationKeys.keys)
         c.vibration.highPassCutoff = reader.double(v, "high_pass_hz", default: c.vibration.highPassCutoff, unit: " Hz",
