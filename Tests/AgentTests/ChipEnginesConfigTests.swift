@@ -47,7 +47,7 @@ struct ChipEnginesConfigTests {
     }
 
     @Test func anUnknownEngineIsRefusedNamingTheItem() {
-        let problems = S.problems("events: {chip_engines: [motion, orientation]}\n")
+        let problems = S.problems("events: {chip_engines: [motion, steps]}\n")
         #expect(problems.contains { $0.contains("events.chip_engines[1]") && $0.contains("free_fall") }, "\(problems)")
     }
 

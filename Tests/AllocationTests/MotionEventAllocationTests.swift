@@ -99,11 +99,46 @@ struct MotionEventAllocationTests {
         // (No `for … in` over an array here: its iterator allocates in debug builds.)
         for wakeUp in 0...255 {
             for tap in 0...0x7F where tap & 0x0F == 0 {                 // TAP_SRC with every combination of bits 4–6
-                seen.formUnion(LSM6DSx.decodeEventSources(wakeUpSource: UInt8(wakeUp), tapSource: UInt8(tap), enabled: enabled))
+                for d6d in 0...1 {                                      // D6D_SRC 0 or 0x60 (D6D_IA | ZH: face up)
+                    seen.formUnion(LSM6DSx.decodeEventSources(wakeUpSource: UInt8(wakeUp), tapSource: UInt8(tap),
+                                                              d6dSource: UInt8(d6d * 0x60), enabled: enabled))
+                }
             }
         }
         let allocations = mc_thread_allocations() - before
-        #expect(seen == enabled)
+        #expect(seen.intersection(.chipEvents) == enabled && seen.chipFace == .faceUp)
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
+    /// The chip deciding `orientation` (D6D_IA with a face every second, cycling through the six),
+    /// the software detector withheld: no allocation per sample, chip events firing.
+    @Test func chipDecidedOrientationDoesNotAllocatePerSample() {
+        var c = MotionEventConfiguration()
+        c.enabled.insert(.orientation)
+        c.chipOrientation = true
+        c.orientation.dwell = 0.2
+        var detectors = MotionEventDetectors(configuration: c, sampleRate: 100)
+        let faces = (IMUSample.Flags.chipOrientation(.faceUp), IMUSample.Flags.chipOrientation(.portrait),
+                     IMUSample.Flags.chipOrientation(.landscapeLeft))
+        func flags(_ i: Int) -> IMUSample.Flags {
+            guard i % 100 == 0 else { return IMUSample.Flags(rawValue: 0) }
+            switch (i / 100) % 3 {
+            case 0: return faces.0
+            case 1: return faces.1
+            default: return faces.2
+            }
+        }
+        let rest = Vector3(0, 0, 9.80665)
+        for i in 0..<600 { detectors.update(time: Double(i) / 100, specificForce: rest, rotationRate: nil, chipFlags: flags(i)) { _ in } }
+        var changes = 0
+        let before = mc_thread_allocations()
+        for i in 600..<1800 {
+            detectors.update(time: Double(i) / 100, specificForce: rest, rotationRate: nil, chipFlags: flags(i)) { e in
+                if e.fromChip, e.type == .orientation { changes += 1 }
+            }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(changes == 12, "chip orientation changes during the measurement (\(changes))")
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
 

@@ -86,6 +86,7 @@ struct EventsCommand: Command {
         offline.chipMotion = false
         offline.chipFreeFall = false
         offline.chipTap = false
+        offline.chipOrientation = false
         var detectors = MotionEventDetectors(configuration: offline, sampleRate: rate)
         let thresholds = settings.detectors.tiltThresholds, bands = settings.detectors.vibration.bands
         var w = JSONWriter(capacity: 512)

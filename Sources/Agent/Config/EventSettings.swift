@@ -30,7 +30,7 @@ public struct EventSettings: Sendable, Equatable {
 
     /// `events.chip_engines` items.
     public enum ChipEngine: String, Sendable, Equatable, CaseIterable, Comparable {
-        case motion, freeFall = "free_fall", tap
+        case motion, freeFall = "free_fall", tap, orientation
         public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }
 

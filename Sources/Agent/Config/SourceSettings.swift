@@ -35,6 +35,9 @@ public struct SourceSettings: Sendable, Equatable {
     /// Not a key: the chip tap engine's settings (`events.tap_g`, `double_tap_gap_s` and the tap
     /// detector's timing) when `events.chip_engines` has `tap` and the chip decides it.
     public var chipTap: TapInterruptSettings?
+    /// Not a key: the chip 6D engine's settings (`events.orientation_deg`) when `orientation` is
+    /// enabled, `events.chip_engines` allows it and the chip decides it.
+    public var chipOrientation: OrientationInterruptSettings?
 
     /// Highest accepted `source.rate`, Hz.
     public static let maximumRate = 10_000.0

@@ -48,7 +48,8 @@ enum SourceFactory {
                                 motionInterrupt: settings.chipMotionThresholdMS2.map {
                                     MotionInterruptSettings(thresholdMS2: $0, duration: settings.chipMotionDuration)
                                 },
-                                freeFallInterrupt: settings.chipFreeFall, tapInterrupt: settings.chipTap)
+                                freeFallInterrupt: settings.chipFreeFall, tapInterrupt: settings.chipTap,
+                                orientationInterrupt: settings.chipOrientation)
         }
     }
 

@@ -74,8 +74,9 @@ public final class MotionManager: Sendable {
     /// timer paces them. Errors opening the bus arrive as `MotionError.sourceStartFailed`.
     ///
     /// `chipEvents`: program the chip's own engines (needs `dataReady`; MPU-6050 motion,
-    /// LSM6DSOX wake-up, free-fall and tap) for the events this configuration hands to the chip
-    /// (`chipMotion`, `chipFreeFall`, `chipTap`), in its detectors' units; give the same
+    /// LSM6DSOX wake-up, free-fall, tap and 6D orientation) for the events this configuration hands
+    /// to the chip (`chipMotion`, `chipFreeFall`, `chipTap`, `chipOrientation`), in its detectors'
+    /// units (the 6D faces are the chip's axes: use it with the chip mounted as the board); give the same
     /// configuration to `MotionEventManager`. An engine the chip lacks makes the start fail.
     public static func i2c(bus: Int = 1, address: UInt16 = 0x68, chip: IMUChipModel = .mpu6050, rate: Double = 200,
                            dataReady: DataReadyLine.Configuration? = nil, chipEvents: MotionEventConfiguration? = nil) -> MotionManager {
@@ -84,7 +85,8 @@ public final class MotionManager: Sendable {
             bus: bus, address: address, chip: chip, dataReady: dataReady,
             motionInterrupt: c.flatMap { $0.chipMotion ? MotionInterruptSettings($0.anyMotion) : nil },
             freeFallInterrupt: c.flatMap { $0.chipFreeFall ? FreeFallInterruptSettings($0.freeFall) : nil },
-            tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings($0.tap) : nil })
+            tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings($0.tap) : nil },
+            orientationInterrupt: c.flatMap { $0.chipOrientation ? OrientationInterruptSettings($0.orientation) : nil })
         return MotionManager(service: MotionService(
             source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
     }

@@ -17,6 +17,10 @@ public struct MotionEventConfiguration: Sendable, Equatable {
     /// The chip's tap engine decides `tap` and `double_tap` (`.chipTap`, `.chipDoubleTap`,
     /// `ChipTapGate`); the software tap detector's are withheld (it still runs as the reference).
     public var chipTap = false
+    /// The chip's 6D engine decides `orientation` (`.chipOrientation` with `chipFace`,
+    /// `ChipOrientationGate`, same dwell); the software orientation detector's are withheld (it
+    /// still runs as the reference when `orientation` is enabled).
+    public var chipOrientation = false
     public var shock = ShockConfiguration()
     public var freeFall = FreeFallConfiguration()
     public var tap = TapConfiguration()

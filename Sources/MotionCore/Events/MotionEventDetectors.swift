@@ -23,6 +23,8 @@ public struct MotionEventDetectors: Sendable {
     public private(set) var chipFreeFall: ChipFreeFallGate
     /// `tap` and `double_tap` from the chip's engine (used when `configuration.chipTap`).
     public let chipTap = ChipTapGate()
+    /// `orientation` from the chip's 6D engine (used when `configuration.chipOrientation`).
+    public private(set) var chipOrientation: ChipOrientationGate
     private let enabled: UInt32
 
     public init(configuration: MotionEventConfiguration = MotionEventConfiguration(), sampleRate: Double) {
@@ -39,6 +41,7 @@ public struct MotionEventDetectors: Sendable {
         orientation = OrientationDetector(configuration: configuration.orientation, sampleRate: sampleRate, cutoff: configuration.tiltCutoff)
         chipMotion = ChipMotionGate(quietDuration: configuration.anyMotion.stationaryDuration)
         chipFreeFall = ChipFreeFallGate(minimumDuration: configuration.freeFall.minimumDuration)
+        chipOrientation = ChipOrientationGate(dwell: configuration.orientation.dwell)
         var mask: UInt32 = 0
         for t in configuration.enabled { mask |= 1 << t.rawValue }
         enabled = mask
@@ -49,9 +52,9 @@ public struct MotionEventDetectors: Sendable {
 
     /// Runs every detector on one sample; returns `true` when a vibration window ended
     /// (`vibration.latest` is new). `chipFlags`: the sample's chip event flags
-    /// (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`), each looked
-    /// at only when the configuration lets the chip decide that event (`chipMotion`,
-    /// `chipFreeFall`, `chipTap`); the software detector of such an event still runs, its own
+    /// (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`,
+    /// `.chipOrientation` with its `chipFace`), each looked at only when the configuration lets the
+    /// chip decide that event (`chipMotion`, `chipFreeFall`, `chipTap`, `chipOrientation`); the software detector of such an event still runs, its own
     /// events withheld.
     @discardableResult
     public mutating func update(time: Double, specificForce f: Vector3, rotationRate w: Vector3?,
@@ -60,6 +63,7 @@ public struct MotionEventDetectors: Sendable {
         let chipDecidesMotion = configuration.chipMotion
         let chipDecidesFreeFall = configuration.chipFreeFall
         let chipDecidesTap = configuration.chipTap
+        let chipDecidesOrientation = configuration.chipOrientation
         // A nested function, not a closure value: passed on non-escaping, it needs no context
         // allocation. With a chip engine on, the software events of its type are withheld (the chip's are sent).
         func filtered(_ e: MotionEvent) {
@@ -67,7 +71,8 @@ public struct MotionEventDetectors: Sendable {
             if !e.fromChip {
                 switch e.type {
                 case .motion where chipDecidesMotion, .freeFall where chipDecidesFreeFall,
-                     .tap where chipDecidesTap, .doubleTap where chipDecidesTap: return
+                     .tap where chipDecidesTap, .doubleTap where chipDecidesTap,
+                     .orientation where chipDecidesOrientation: return
                 default: break
                 }
             }
@@ -89,6 +94,7 @@ public struct MotionEventDetectors: Sendable {
         }
         if mask & (1 << MotionEventType.orientation.rawValue) != 0 {
             orientation.update(specificForce: f, time: time, emit: filtered)
+            if chipDecidesOrientation { chipOrientation.update(reported: chipFlags.chipFace, time: time, emit: filtered) }
         }
         return vibration.update(specificForce: f, time: time, emit: filtered)
     }

@@ -39,8 +39,25 @@ public struct IMUSample: Sendable, BitwiseCopyable {
         public static let chipTap = Flags(rawValue: 1 << 4)
         /// The chip's tap engine had recognised a double tap (LSM6DSOX TAP_SRC bit 4 DOUBLE_TAP).
         public static let chipDoubleTap = Flags(rawValue: 1 << 5)
+        /// The chip's 6D engine saw a change of position (LSM6DSOX D6D_SRC bit 6 D6D_IA); the
+        /// face it reports is in `chipFace` (bits 8…10).
+        public static let chipOrientation = Flags(rawValue: 1 << 6)
         /// Every flag a chip's interrupt engines set.
-        public static let chipEvents: Flags = [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap]
+        public static let chipEvents: Flags = [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap, .chipOrientation]
+        /// Bits 8…10: the `DeviceFace` raw value the chip's 6D engine reported with `.chipOrientation`
+        /// (the chip's axes, before any mount), 0 (`.unknown`) otherwise.
+        public static let chipFaceMask = Flags(rawValue: 0x7 << 8)
+
+        /// `.chipOrientation` with `face` in the face field.
+        @inlinable public static func chipOrientation(_ face: DeviceFace) -> Flags {
+            Flags(rawValue: chipOrientation.rawValue | UInt32(face.rawValue) << 8)
+        }
+
+        /// The face of a `.chipOrientation` flag, `nil` without it.
+        @inlinable public var chipFace: DeviceFace? {
+            guard contains(.chipOrientation) else { return nil }
+            return DeviceFace(rawValue: UInt8((rawValue >> 8) & 0x7)) ?? .unknown
+        }
     }
 
     /// Sample time in nanoseconds of `CLOCK_MONOTONIC`.

@@ -72,10 +72,12 @@ public struct IMUChipSettings: Sendable, Hashable {
     public var freeFallInterrupt: FreeFallInterruptSettings?
     /// Program the chip's single/double-tap engine onto the INT pin (`IMUChipModel.chipEngines`), or nil.
     public var tapInterrupt: TapInterruptSettings?
+    /// Program the chip's 6D orientation engine onto the INT pin (`IMUChipModel.chipEngines`), or nil.
+    public var orientationInterrupt: OrientationInterruptSettings?
 
     public init(rate: Double, accelRangeG: Double = 4, gyroRangeDPS: Double = 500, lowpassHz: Double? = nil, dataReadyInterrupt: Bool = false,
                 motionInterrupt: MotionInterruptSettings? = nil, freeFallInterrupt: FreeFallInterruptSettings? = nil,
-                tapInterrupt: TapInterruptSettings? = nil) {
+                tapInterrupt: TapInterruptSettings? = nil, orientationInterrupt: OrientationInterruptSettings? = nil) {
         self.rate = rate
         self.accelRangeG = accelRangeG
         self.gyroRangeDPS = gyroRangeDPS
@@ -84,6 +86,7 @@ public struct IMUChipSettings: Sendable, Hashable {
         self.motionInterrupt = motionInterrupt
         self.freeFallInterrupt = freeFallInterrupt
         self.tapInterrupt = tapInterrupt
+        self.orientationInterrupt = orientationInterrupt
     }
 }
 
@@ -125,11 +128,11 @@ extension IMUChipModel {
     public var hasMotionInterrupt: Bool { self == .mpu6050 || self == .lsm6dsox }
 
     /// The chip event flags EdgeMotion can program the chip's own engines for: MPU-6050 motion;
-    /// LSM6DSOX wake-up (motion), free-fall, single and double tap; none on the others.
+    /// LSM6DSOX wake-up (motion), free-fall, single and double tap, 6D orientation; none on the others.
     public var chipEngines: IMUSample.Flags {
         switch self {
         case .mpu6050: .chipMotion
-        case .lsm6dsox: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap]
+        case .lsm6dsox: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap, .chipOrientation]
         default: []
         }
     }

@@ -26,8 +26,8 @@ import MotionCore
 // per LSB. The tap weights could not be read here from DS13092 itself: docs/events.md says so.
 //
 // Interrupts are latched (LIR) and cleared by reading their source register (INT_CLR_ON_RD), so
-// an event between two data-ready edges is not lost; WAKE_UP_SRC and TAP_SRC are read in one
-// 2-byte burst per INT1 edge (`readChipEvents`).
+// an event between two data-ready edges is not lost; WAKE_UP_SRC, TAP_SRC and D6D_SRC are read in
+// one 3-byte burst per INT1 edge (`readChipEvents`; the 6D fields: LSM6DSx+Orientation.swift).
 extension LSM6DSx {
     /// WAKE_UP_SRC bit 3 WU_IA: the wake-up engine fired.
     public static let wakeUpActive: UInt8 = 0x08
@@ -120,22 +120,28 @@ extension LSM6DSx {
         WakeUpSource(raw: try device.read(Register.wakeUpSource))
     }
 
-    /// The chip flags of one WAKE_UP_SRC and TAP_SRC pair, kept to the engines in `enabled`
-    /// (a bit of an engine that was not programmed is ignored).
-    public static func decodeEventSources(wakeUpSource: UInt8, tapSource: UInt8, enabled: IMUSample.Flags) -> IMUSample.Flags {
+    /// The chip flags of one WAKE_UP_SRC, TAP_SRC and D6D_SRC triple, kept to the engines in
+    /// `enabled` (a bit of an engine that was not programmed is ignored); a D6D_SRC with D6D_IA
+    /// gives `.chipOrientation` with its face (`decodeOrientation`) in the face field.
+    public static func decodeEventSources(wakeUpSource: UInt8, tapSource: UInt8, d6dSource: UInt8 = 0,
+                                          enabled: IMUSample.Flags) -> IMUSample.Flags {
         var raw: UInt32 = 0
         if wakeUpSource & wakeUpActive != 0 { raw |= IMUSample.Flags.chipMotion.rawValue }
         if wakeUpSource & freeFallActive != 0 { raw |= IMUSample.Flags.chipFreeFall.rawValue }
         if tapSource & singleTapActive != 0 { raw |= IMUSample.Flags.chipTap.rawValue }
         if tapSource & doubleTapActive != 0 { raw |= IMUSample.Flags.chipDoubleTap.rawValue }
-        return IMUSample.Flags(rawValue: raw & enabled.rawValue)
+        if enabled.contains(.chipOrientation), let face = decodeOrientation(d6dSource: d6dSource) {
+            raw |= IMUSample.Flags.chipOrientation(face).rawValue
+        }
+        return IMUSample.Flags(rawValue: raw & (enabled.rawValue | IMUSample.Flags.chipFaceMask.rawValue))
     }
 
-    /// WAKE_UP_SRC and TAP_SRC in one 2-byte burst (the read clears the latched events), decoded
-    /// into chip flags. Allocation-free.
+    /// WAKE_UP_SRC, TAP_SRC and D6D_SRC (0x1B…0x1D) in one 3-byte burst (the read clears the
+    /// latched events), decoded into chip flags. Allocation-free.
     public func readChipEvents() throws(SensorError) -> IMUSample.Flags {
         try device.read(Register.wakeUpSource, into: eventSourceBytes)
-        return Self.decodeEventSources(wakeUpSource: eventSourceBytes[0], tapSource: eventSourceBytes[1], enabled: chipEvents)
+        return Self.decodeEventSources(wakeUpSource: eventSourceBytes[0], tapSource: eventSourceBytes[1],
+                                       d6dSource: eventSourceBytes[2], enabled: chipEvents)
     }
 
     /// Programs the engines `s` asks for (LSM6DSOX only; nothing is written otherwise) and routes
@@ -145,9 +151,18 @@ extension LSM6DSx {
         let motion = dsox ? s.motionInterrupt : nil
         let freeFall = dsox ? s.freeFallInterrupt : nil
         let tap = dsox ? s.tapInterrupt : nil
+        let orientation = dsox ? s.orientationInterrupt : nil
         motionEngineEnabled = motion != nil
         chipEvents = []
-        guard motion != nil || freeFall != nil || tap != nil else { return }
+        guard motion != nil || freeFall != nil || tap != nil || orientation != nil else { return }
+        var sixD: UInt8 = 0
+        if let orientation {
+            guard let code = Self.orientationThresholdCode(degrees: orientation.thresholdDegrees) else {
+                throw SensorError(.unsupported, subject: model.rawValue,
+                                  detail: "6D threshold \(orientation.thresholdDegrees)° is not one of 50, 60, 70, 80 (events.orientation_deg)")
+            }
+            sixD = code
+        }
         var wakeUpThreshold: UInt8 = 0, wakeUpDuration: UInt8 = 0, md1: UInt8 = 0, tapConfig0 = Self.latchedClearedOnRead
         if let motion {
             let t = Self.wakeUpThresholdCode(ms2: motion.thresholdMS2, fullScaleG: fullScaleG)
@@ -163,18 +178,30 @@ extension LSM6DSx {
             md1 |= Self.int1FreeFall
             chipEvents.insert(.chipFreeFall)
         }
-        var tapThresholdY: UInt8 = 0
+        var tapThresholdY: UInt8 = 0, tapThresholdZ: UInt8 = 0
         if let tap {
             let ths = Self.tapThresholdCode(g: tap.thresholdG, fullScaleG: fullScaleG)
             let timing = Self.tapTimingCodes(tap, odr: odr)
             try device.write(Register.tapConfig1, ths)                                   // TAP_THS_X, priority XYZ
-            try device.write(Register.tapThreshold6D, ths)                               // TAP_THS_Z, SIXD_THS 80°, 6D mode
+            tapThresholdZ = ths
             try device.write(Register.interruptDuration2, timing.dur << 4 | timing.quiet << 2 | timing.shock)
             tapThresholdY = ths
             tapConfig0 |= Self.tapAllAxes
             wakeUpThreshold |= Self.singleAndDoubleTap
             md1 |= Self.int1SingleTap | Self.int1DoubleTap
             chipEvents.formUnion([.chipTap, .chipDoubleTap])
+        }
+        if tap != nil || orientation != nil {
+            // TAP_THS_Z with SIXD_THS (0 = 80° when only tap is on), D4D_EN 0 (6D).
+            try device.write(Register.tapThreshold6D, Self.tapThreshold6DRegister(tapThresholdZ: tapThresholdZ, orientationCode: sixD))
+        }
+        if orientation != nil {
+            // LOW_PASS_ON_6D: the 6D engine on the LPF2 output (lsm6dsox_reg.h `lsm6dsox_ctrl8_xl_t`
+            // `low_pass_on_6d`, set by ST's `lsm6dsox_xl_lp2_on_6d_set`); the other CTRL8_XL fields
+            // are left at their reset value 0.
+            try device.write(Register.control8Accel, Self.lowPassOn6D)
+            md1 |= Self.int1Orientation
+            chipEvents.insert(.chipOrientation)
         }
         try device.write(Register.wakeUpThreshold, wakeUpThreshold)
         try device.write(Register.wakeUpDuration, wakeUpDuration)

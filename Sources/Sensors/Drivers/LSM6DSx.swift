@@ -41,6 +41,8 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         public static let wakeUpDuration = I2CRegister(0x5C, "WAKE_UP_DUR")
         public static let freeFall = I2CRegister(0x5D, "FREE_FALL")
         public static let md1Config = I2CRegister(0x5E, "MD1_CFG")
+        public static let control8Accel = I2CRegister(0x17, "CTRL8_XL")
+        public static let orientationSource = I2CRegister(0x1D, "D6D_SRC")
         public static let fifoStatus1 = I2CRegister(0x3A, "FIFO_STATUS1")
         // LSM6DS3 FIFO
         public static let ds3FIFOControl1 = I2CRegister(0x06, "FIFO_CTRL1")
@@ -145,7 +147,7 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         fifoLayout = model == .lsm6ds3 ? .lsm6ds3 : .lsm6dsox
         burst = .zeroed(byteCount: 12, alignment: 8)
         statusBytes = .zeroed(byteCount: 4, alignment: 4)
-        eventSourceBytes = .zeroed(byteCount: 2, alignment: 2)
+        eventSourceBytes = .zeroed(byteCount: 3, alignment: 2)
     }
 
     deinit {

@@ -1,9 +1,9 @@
 import MotionCore
 
 /// A chip driver whose own event engines (MPU-6050 motion detection; LSM6DSOX wake-up, free-fall,
-/// single and double tap) share the data-ready INT pin: `I2CIMUSource` reads the chip's interrupt
+/// single and double tap, 6D orientation) share the data-ready INT pin: `I2CIMUSource` reads the chip's interrupt
 /// source once per edge, before the sample burst, and sets the chip flags it reports on that
-/// sample (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`).
+/// sample (`IMUSample.Flags.chipMotion`, `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`, `.chipOrientation` with `chipFace`).
 public protocol MotionInterruptChip: AnyObject {
     /// The chip flags of the engines `configure` programmed (empty: none, nothing to read per edge).
     var chipEvents: IMUSample.Flags { get }
@@ -26,5 +26,5 @@ extension MPU6050: MotionInterruptChip {
     }
 }
 
-/// LSM6DSOX: `LSM6DSx+EventEngines.swift` (WAKE_UP_SRC and TAP_SRC in one burst).
+/// LSM6DSOX: `LSM6DSx+EventEngines.swift` (WAKE_UP_SRC, TAP_SRC and D6D_SRC in one burst).
 extension LSM6DSx: MotionInterruptChip {}

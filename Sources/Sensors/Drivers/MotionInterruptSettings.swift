@@ -51,6 +51,21 @@ public struct TapInterruptSettings: Sendable, Hashable {
     }
 }
 
+/// What a chip's 6D orientation engine is set to, in the software orientation detector's units
+/// (`events.orientation_deg`, `OrientationConfiguration.threshold`): the driver takes its SIXD_THS
+/// code (`LSM6DSx.orientationThresholdCode`). The dwell stays in software (`ChipOrientationGate`).
+public struct OrientationInterruptSettings: Sendable, Hashable {
+    /// Degrees, 50, 60, 70 or 80 (another angle programs nothing: `configure` refuses it).
+    public var thresholdDegrees: Double
+
+    public init(thresholdDegrees: Double) { self.thresholdDegrees = thresholdDegrees }
+}
+
+extension OrientationInterruptSettings {
+    /// The orientation detector's threshold.
+    public init(_ c: OrientationConfiguration) { self.init(thresholdDegrees: c.threshold) }
+}
+
 // The software detectors' settings → the chip engines' (one mapping for the agent's config and
 // the library's `MotionManager.i2c(chipEvents:)`).
 extension MotionInterruptSettings {

@@ -77,19 +77,21 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
     ///   - motionInterrupt: program the chip's motion engine (MPU-6050 or LSM6DSOX with `dataReady`, no `fifo`), or nil.
-    ///   - freeFallInterrupt, tapInterrupt: program the chip's free-fall / single+double-tap engine
-    ///     (LSM6DSOX with `dataReady`, no `fifo`), or nil.
+    ///   - freeFallInterrupt, tapInterrupt, orientationInterrupt: program the chip's free-fall /
+    ///     single+double-tap / 6D orientation engine (LSM6DSOX with `dataReady`, no `fifo`), or nil.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
                 fifo: FIFOOptions? = nil, motionInterrupt: MotionInterruptSettings? = nil,
                 freeFallInterrupt: FreeFallInterruptSettings? = nil, tapInterrupt: TapInterruptSettings? = nil,
+                orientationInterrupt: OrientationInterruptSettings? = nil,
                 makeAdapter: (@Sendable () -> any I2CAdapter)? = nil) {
         self.bus = bus
         self.address = address
         self.chip = chip
         self.settings = IMUChipSettings(rate: 100, accelRangeG: accelRangeG, gyroRangeDPS: gyroRangeDPS,
                                         lowpassHz: lowpassHz, dataReadyInterrupt: dataReady != nil, motionInterrupt: motionInterrupt,
-                                        freeFallInterrupt: freeFallInterrupt, tapInterrupt: tapInterrupt)
+                                        freeFallInterrupt: freeFallInterrupt, tapInterrupt: tapInterrupt,
+                                        orientationInterrupt: orientationInterrupt)
         self.dataReady = dataReady
         self.devicePath = devicePath
         self.fifo = fifo
@@ -130,10 +132,10 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
                 throw SensorError(.unsupported, subject: capabilities.name,
                                   detail: "the chip motion engine needs an mpu6050 or lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
             }
-            if settings.freeFallInterrupt != nil || settings.tapInterrupt != nil,
+            if settings.freeFallInterrupt != nil || settings.tapInterrupt != nil || settings.orientationInterrupt != nil,
                !chip.chipEngines.contains(.chipTap) || dataReady == nil || fifo != nil {
                 throw SensorError(.unsupported, subject: capabilities.name,
-                                  detail: "the chip free-fall and tap engines need an lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")
+                                  detail: "the chip free-fall, tap and orientation engines need an lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")
             }
             try driver.probe()
             var s = settings
@@ -229,6 +231,7 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         if f.contains(.chipMotion) { names.append("motion") }
         if f.contains(.chipFreeFall) { names.append("free_fall") }
         if f.contains(.chipTap) || f.contains(.chipDoubleTap) { names.append("tap") }
+        if f.contains(.chipOrientation) { names.append("orientation") }
         return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 

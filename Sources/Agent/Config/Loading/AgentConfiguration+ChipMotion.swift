@@ -9,7 +9,7 @@ extension AgentConfiguration {
     var chipMotionProblem: String? {
         if source.kind != .i2c { return "source.type is \(source.kind.rawValue); the chip engine needs source.type: i2c" }
         if !(IMUChipModel(rawValue: source.i2c.chip)?.hasMotionInterrupt ?? false) {
-            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine and the lsm6dsox's wake-up, free-fall and tap engines are supported"
+            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine and the lsm6dsox's wake-up, free-fall, tap and 6D engines are supported"
         }
         if source.dataReady == nil { return "the chip raises motion on its INT pin: set source.data_ready" }
         if source.i2c.fifo { return "source.i2c.fifo is on; the chip engine needs one interrupt-source read per data-ready edge (fifo: false)" }
@@ -22,7 +22,16 @@ extension AgentConfiguration {
         case .motion: .chipMotion
         case .freeFall: .chipFreeFall
         case .tap: .chipTap
+        case .orientation: .chipOrientation
         }
+    }
+
+    /// Whether `source.mount.accel_gyro` is given as the identity: the chip's 6D faces are on its
+    /// own axes, so the chip decides `orientation` only when they are the board's (a learned or
+    /// absent mount may turn out to be another rotation at run time).
+    var mountIsFixedIdentity: Bool {
+        if case .fixed(let m)? = source.mount.inertial { return m == .identity }
+        return false
     }
 
     /// Resolves `events.chip_motion` (`auto`, `off`, `on`) and `events.chip_engines` into the
@@ -35,6 +44,9 @@ extension AgentConfiguration {
         }
         let chip = IMUChipModel(rawValue: source.i2c.chip)
         let has = chip?.chipEngines ?? []
+        if events.chipMotion != .off, problem == nil, events.chipEngines?.contains(.orientation) == true, !mountIsFixedIdentity {
+            reader.report("events.chip_engines", "orientation from the chip needs source.mount.accel_gyro: identity (the chip reports its faces on its own axes); leave orientation out of chip_engines or mount the chip as the board")
+        }
         if events.chipMotion == .on, problem == nil, let chip, let listed = events.chipEngines {
             let missing = listed.sorted().filter { !has.contains(Self.flag($0)) }.map(\.rawValue)
             if !missing.isEmpty {
@@ -45,6 +57,8 @@ extension AgentConfiguration {
         let chipCan = events.enabled && problem == nil && events.chipMotion != .off
         let wanted = events.chipEngines ?? Set(EventSettings.ChipEngine.allCases)
         func use(_ e: EventSettings.ChipEngine) -> Bool { chipCan && wanted.contains(e) && has.contains(Self.flag(e)) }
+        // 6D only for a reported `orientation` and with the chip's axes the board's.
+        let useOrientation = use(.orientation) && mountIsFixedIdentity && events.detectors.enabled.contains(.orientation)
         let d = events.detectors
         events.detectors.chipMotion = use(.motion)
         source.chipMotionThresholdMS2 = use(.motion) ? d.anyMotion.accelerationThreshold : nil
@@ -53,5 +67,7 @@ extension AgentConfiguration {
         source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil
         events.detectors.chipTap = use(.tap)
         source.chipTap = use(.tap) ? TapInterruptSettings(d.tap) : nil
+        events.detectors.chipOrientation = useOrientation
+        source.chipOrientation = useOrientation ? OrientationInterruptSettings(d.orientation) : nil
     }
 }

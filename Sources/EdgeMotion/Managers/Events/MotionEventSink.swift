@@ -61,7 +61,7 @@ final class MotionEventSink: PipelineOutput, @unchecked Sendable {
             let s = samples[i]
             let gyro: Vector3? = s.contents.contains(.gyroscope) ? s.rotationRate : nil
             let windowEnded = detectors!.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: gyro,
-                                                        chipFlags: s.flags.intersection(.chipEvents)) { e in
+                                                        chipFlags: s.flags.intersection(IMUSample.Flags.chipEvents.union(.chipFaceMask))) { e in
                 if let h, let handler = h.event { h.queue.async { handler(e) } }
             }
             if let sp = spectrum, sp.add(s.specificForce, time: s.timestamp) {
