@@ -1,6 +1,6 @@
 import MotionCore
 
-// MARK: LSM6DSOX 6D orientation engine: register codes (building block, not wired yet)
+// MARK: LSM6DSOX 6D orientation engine: register codes
 //
 // Register fields from ST's lsm6dsox_reg.h (STMems standard C driver):
 // - D6D_SRC 0x1D (right after WAKE_UP_SRC 0x1B and TAP_SRC 0x1C, so one 3-byte burst reads all
@@ -10,11 +10,10 @@ import MotionCore
 //   DEG_70 = 1, DEG_60 = 2, DEG_50 = 3), D4D_EN bit 7 (4D: no Z faces; left 0 for 6D).
 // - MD1_CFG 0x5E bit 2 INT1_6D; CTRL8_XL 0x17 bit 0 LOW_PASS_ON_6D (LPF2 output to the 6D engine).
 //
-// What is missing to use the engine (docs/events.md, Chip interrupt engines): the settings in
-// `IMUChipSettings`, `configure` writing SIXD_THS/INT1_6D/LOW_PASS_ON_6D, the 3-byte burst in
-// `readChipEvents`, a face in `IMUSample`, a chip gate in MotionCore and `orientation` in
-// `events.chip_engines`. The software reference is `OrientationDetector`, whose faces map to
-// the bits below and whose `events.orientation_deg` takes only these four angles.
+// Used by `programEventEngines` and `decodeEventSources` (LSM6DSx+EventEngines.swift); the chip's
+// face is carried on the sample as `IMUSample.Flags.chipOrientation` + `chipFace` and published by
+// `ChipOrientationGate`. The software reference is `OrientationDetector`, whose faces map to the
+// bits below and whose `events.orientation_deg` takes only these four angles.
 extension LSM6DSx {
     /// D6D_SRC bit 6 D6D_IA: the 6D engine saw a change of position.
     public static let orientationActive: UInt8 = 0x40
