@@ -33,6 +33,17 @@ struct MotionManagerChipEnginesTests {
         #expect(try settings(c).motionInterrupt?.thresholdMS2 == 1.0)
     }
 
+    @Test func chipOrientationHandsTheSixDEngineItsAngle() throws {
+        var c = MotionEventConfiguration()
+        c.chipOrientation = true
+        c.orientation.threshold = 70
+        let s = try settings(c)
+        #expect(s.orientationInterrupt == OrientationInterruptSettings(thresholdDegrees: 70))
+        #expect(s.tapInterrupt == nil && s.freeFallInterrupt == nil && s.motionInterrupt == nil)
+        c.chipOrientation = false
+        #expect(try settings(c).orientationInterrupt == nil)
+    }
+
     @Test func withoutChipEventsNothingIsProgrammed() throws {
         let s = try settings(nil)
         #expect(s.motionInterrupt == nil && s.freeFallInterrupt == nil && s.tapInterrupt == nil)
