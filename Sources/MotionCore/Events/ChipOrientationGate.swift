@@ -14,34 +14,16 @@ public struct ChipOrientationGate: Sendable, BitwiseCopyable {
     /// Seconds a new face must be held before it is reported (`OrientationConfiguration.dwell`).
     public var dwell: Double
     /// The face held now (`.unknown` until the first change).
-    public private(set) var face = DeviceFace.unknown
-    private var candidate = DeviceFace.unknown
-    private var candidateSince = Double.nan
+    public var face: DeviceFace { held.face }
+    private var held = FaceDwell()
 
     public init(dwell: Double) { self.dwell = dwell }
 
     /// One sample at `time` (s); `reported`: the face the chip reported with it (`IMUSample.Flags.chipFace`),
     /// `nil` when the sample carried no 6D report.
     public mutating func update(reported: DeviceFace?, time: Double, emit: (MotionEvent) -> Void) {
-        if let reported {
-            if reported == .unknown || reported == face {
-                candidate = .unknown
-                candidateSince = .nan
-                return
-            }
-            if reported != candidate {
-                candidate = reported
-                candidateSince = time
-            }
-        }
-        guard candidate != .unknown, time - candidateSince >= dwell - 1e-9 else { return }
-        var e = MotionEvent(type: .orientation, time: time, onset: candidateSince)
-        e.face = candidate
-        e.previousFace = face
+        guard var e = held.observe(reported, time: time, dwell: dwell) else { return }
         e.fromChip = true
-        face = candidate
-        candidate = .unknown
-        candidateSince = .nan
         emit(e)
     }
 }

@@ -62,9 +62,8 @@ public struct OrientationDetector: Sendable {
     private var primed = false
     private let level: Double
     /// The face held now (`.unknown` until the first one has been held for the dwell).
-    public private(set) var face = DeviceFace.unknown
-    private var candidate = DeviceFace.unknown
-    private var candidateSince = Double.nan
+    public var face: DeviceFace { held.face }
+    private var held = FaceDwell()
 
     /// `sampleRate` and `cutoff` in Hz (the cutoff is clamped below Nyquist).
     public init(configuration: OrientationConfiguration = OrientationConfiguration(), sampleRate: Double, cutoff: Double = 2) {
@@ -95,23 +94,6 @@ public struct OrientationDetector: Sendable {
             primed = true
         }
         let g = Vector3(fx(f.x), fy(f.y), fz(f.z)) / standardGravity
-        let c = candidate(forGravity: g)
-        guard c != .unknown, c != face else {
-            candidate = .unknown
-            candidateSince = .nan
-            return
-        }
-        if c != candidate {
-            candidate = c
-            candidateSince = time
-        }
-        guard time - candidateSince >= configuration.dwell - 1e-9 else { return }
-        var e = MotionEvent(type: .orientation, time: time, onset: candidateSince)
-        e.face = c
-        e.previousFace = face
-        face = c
-        candidate = .unknown
-        candidateSince = .nan
-        emit(e)
+        if let e = held.observe(candidate(forGravity: g), time: time, dwell: configuration.dwell) { emit(e) }
     }
 }
