@@ -184,11 +184,17 @@ struct PedometerTests {
     ///   (leave-one-subject-out back pocket max 18.7 %, leave-one-placement-out purse median 2.9 %).
     /// - FrontPocket: every walk within 3 %, median 1.8 %.
     /// - InHand: two slow (1.4 steps/s) carpet walks of one phone count +8 %: the hand adds a
-    ///   second bump to every step that reaches the adaptive threshold (the other 14 walks: ≤ 1.6 %).
+    ///   second bump to every step that reaches the adaptive threshold; Jamie's two Samsung walks
+    ///   count −3.8 % and −1.9 % (the other 12 walks: ≤ 1.6 %). Measured stop 27: median 1.06 %, max 8.72 %.
     /// - Armband, SwingingArm: the Pixel walks of one person count 4.6–7.4 % fewer than the ground
     ///   truth, but |a| itself shows only that many cycles (its band-passed zero crossings give the
     ///   same count), so no threshold on |a| finds the rest; the other armband walks are within 2.2 %.
     static let oxfordPlacementsMissingTheTarget: Set = ["InHand", "FrontPocket", "BackPocket", "Armband", "Purse", "SwingingArm"]
+
+    /// Of those, the ones whose walks miss the target with the defaults too (measured stop 27, gated:
+    /// InHand 1.06 / 8.72 %, FrontPocket 1.83 / 2.94 %, Armband 1.60 / 4.73 %, SwingingArm 7.22 / 7.39 %,
+    /// median / max |error|). Their known issue is not intermittent, so a fix shows as a failure here.
+    static let oxfordPlacementsMissingTheTargetToday: Set = ["InHand", "FrontPocket", "Armband", "SwingingArm"]
 
     @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
           arguments: oxfordPlacements)
@@ -212,7 +218,8 @@ struct PedometerTests {
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         let summary = "\(placement): median |error| \(median) %; \(report.joined(separator: "; "))"
         if Self.oxfordPlacementsMissingTheTarget.contains(placement) {
-            withKnownIssue("issue 19: \(placement) misses median ≤ 1 %, max ≤ 3 % on oxford_steps", isIntermittent: true) {
+            withKnownIssue("issue 19: \(placement) misses median ≤ 1 %, max ≤ 3 % on oxford_steps",
+                           isIntermittent: !Self.oxfordPlacementsMissingTheTargetToday.contains(placement)) {
                 #expect(sorted.last! <= 3 && median <= 1, "\(summary)")
             }
         } else {
