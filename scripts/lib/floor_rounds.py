@@ -9,6 +9,7 @@ the per-round ratios and their min-max range, so load that drifts across the run
 Units: CPU in ns per source sample (process user+sys over the steady-state window, and per thread
 from /proc/<pid>/task/*/schedstat), latency in ms (sample deadline -> arrival at the subscriber).
 """
+import os
 import statistics
 
 
@@ -68,6 +69,12 @@ def ratio_keys(s, index=0):
             f'p99_vs_floor={pm:.2f} p99_vs_floor_range={plo:.2f}-{phi:.2f} floor_pairs={s["pairs"]}')
 
 
+def _name(b):
+    """A binary's path relative to the working directory when inside it (no machine paths in docs)."""
+    r = os.path.relpath(b)
+    return b if r.startswith('..') else r
+
+
 def text(s):
     """Human-readable lines: one per binary, then per-thread ns/sample."""
     lines = [f'interleaved floor rounds: {s["pairs"]} pairs, load per round {" | ".join(s["loads"])}',
@@ -75,7 +82,7 @@ def text(s):
              f'p99 {s["floor_p99_ms"][0]:.3f} ms (range {s["floor_p99_ms"][1]:.3f}-{s["floor_p99_ms"][2]:.3f})']
     for a in s['agents']:
         c, p = a['cpu_vs_floor'], a['p99_vs_floor']
-        lines.append(f'{a["bin"]}: cpu {a["cpu_ns"][0]:.0f} ns/sample, cpu_vs_floor median {c[0]:.2f} (range {c[1]:.2f}-{c[2]:.2f}); '
+        lines.append(f'{_name(a["bin"])}: cpu {a["cpu_ns"][0]:.0f} ns/sample, cpu_vs_floor median {c[0]:.2f} (range {c[1]:.2f}-{c[2]:.2f}); '
                      f'p99 {a["p99_ms"][0]:.3f} ms, p99_vs_floor median {p[0]:.2f} (range {p[1]:.2f}-{p[2]:.2f})')
         lines.append('  per thread ns/sample (median): ' + ', '.join(
             f'{n} {v:.0f}' for n, v in sorted(a['threads'].items(), key=lambda kv: -kv[1]) if v >= 1))
