@@ -65,4 +65,19 @@ extension Duration {
         let (sum, overflow2) = whole.addingReportingOverflow(UInt64(Swift.max(0, c.attoseconds) / 1_000_000_000))
         return overflow2 ? .max : sum
     }
+
+    /// Whole milliseconds, truncated toward zero within the second (negative durations keep
+    /// their sign in `seconds`), e.g. 1.25 s → 1250.
+    @inlinable
+    public var milliseconds: Int64 {
+        let c = components
+        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// As a `timespec` (seconds, nanoseconds truncated) for C calls that take a relative timeout.
+    @inlinable
+    public var timespecValue: timespec {
+        let c = components
+        return timespec(tv_sec: Int(c.seconds), tv_nsec: Int(c.attoseconds / 1_000_000_000))
+    }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// processing loops, the MQTT network thread, the outbox pump).
 ///
 /// `start` fails with the `pthread_create` error instead of deciding what a failure means;
-/// each owner keeps its own policy (the pipeline stops the process, the MQTT client throws, the
+/// each owner keeps its own policy (the pipeline and the MQTT client throw a typed error, the
 /// outbox logs). The closure box is the only allocation.
 public struct PlatformThread: Sendable {
     /// The thread, for `pthread_join` / `pthread_detach`.

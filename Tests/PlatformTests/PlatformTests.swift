@@ -19,6 +19,25 @@ import Platform
         #expect(d.nonNegativeNanoseconds == nanos)
     }
 
+    // 1.25 s = 1250 ms; 999 999 ns = 0.999999 ms → 0 whole ms; 2 s + 1 ns = 2000 ms (truncated).
+    @Test(arguments: [
+        (Duration.milliseconds(1250), Int64(1250)),
+        (.nanoseconds(999_999), 0),
+        (.seconds(2) + .nanoseconds(1), 2000),
+        (.zero, 0),
+    ])
+    func durationsBecomeWholeMilliseconds(_ d: Duration, _ ms: Int64) {
+        #expect(d.milliseconds == ms)
+    }
+
+    // 1.5 s → tv_sec 1, tv_nsec 500 000 000; 250 ms → 0 s, 250 000 000 ns.
+    @Test func durationsBecomeTimespecs() {
+        let a = Duration.milliseconds(1500).timespecValue
+        #expect(a.tv_sec == 1 && a.tv_nsec == 500_000_000)
+        let b = Duration.milliseconds(250).timespecValue
+        #expect(b.tv_sec == 0 && b.tv_nsec == 250_000_000)
+    }
+
     @Test func deadlinesLieAheadOfTheClockAndSaturate() {
         let before = MonotonicClock.nowNanos()
         let d = MonotonicClock.deadline(after: .milliseconds(250))

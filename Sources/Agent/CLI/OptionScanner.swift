@@ -1,4 +1,5 @@
 import Logging
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -91,30 +92,10 @@ struct OptionScanner {
         return v * scale
     }
 
-    /// `2026-11-30T09:15:00Z` (also without `Z`, with a space, or date only; always UTC) or Unix
-    /// seconds → UTC ns since the epoch.
+    /// An RFC 3339 date-time (`2026-11-30T09:15:00Z`, `…09:15:00.250Z`, `…10:15:00+01:00`: the one
+    /// grammar, `RFC3339.parseNanos`) or Unix seconds → UTC ns since the epoch; `nil` otherwise.
     static func utcNanos(_ text: String) -> Int64? {
-        if let seconds = Double(text) { return Int64(seconds * 1e9) }
-        var s = text
-        if s.hasSuffix("Z") { s.removeLast() }
-        let parts = s.split(whereSeparator: { $0 == "T" || $0 == " " })
-        guard let date = parts.first else { return nil }
-        let d = date.split(separator: "-").compactMap { Int32($0) }
-        guard d.count == 3 else { return nil }
-        var clock: [Double] = [0, 0, 0]
-        if parts.count > 1 {
-            let c = parts[1].split(separator: ":").compactMap { Double($0) }
-            guard (1...3).contains(c.count) else { return nil }
-            for (i, v) in c.enumerated() { clock[i] = v }
-        }
-        var t = tm()
-        t.tm_year = d[0] - 1900
-        t.tm_mon = d[1] - 1
-        t.tm_mday = d[2]
-        t.tm_hour = Int32(clock[0])
-        t.tm_min = Int32(clock[1])
-        let whole = timegm(&t)
-        guard whole != -1 || (d[0] == 1969) else { return nil }
-        return Int64(whole) * 1_000_000_000 + Int64(clock[2] * 1e9)
+        if let seconds = Double(text) { return abs(seconds) < 9e9 ? Int64(seconds * 1e9) : nil }  // ±285 years: no Int64 overflow
+        return RFC3339.parseNanos(text)
     }
 }

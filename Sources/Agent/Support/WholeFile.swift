@@ -42,11 +42,15 @@ enum WholeFile {
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
+        let file = FileDescriptor(rawValue: fd)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(code: errno, limit: limit)
+            let result = chunk.withUnsafeMutableBytes { b -> Result<Int, Errno> in
+                Result { () throws(Errno) -> Int in try file.read(into: b) }
+            }
+            let n: Int
+            switch result {
+            case .success(let count): n = count
+            case .failure(let error): throw FileError(code: error.code, limit: limit)
             }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
@@ -73,12 +77,8 @@ enum WholeFile {
         let tmp = path + ".tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(code: errno, limit: 0) }
-        var failure: Int32?
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty, failure == nil {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno != EINTR { failure = errno } } else { bytes = bytes.dropFirst(n) }
-        }
+        // Retries EINTR and short writes; a 0-byte write is EIO.
+        var failure: Int32? = FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))?.code
         if failure == nil, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == nil, rename(tmp, path) != 0 { failure = errno }
@@ -103,14 +103,8 @@ enum WholeFile {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(code: errno, limit: 0) }
         defer { close(fd) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(code: errno, limit: 0)
-            }
-            bytes = bytes.dropFirst(n)
+        if let error = FileDescriptor(rawValue: fd).writeAll(Array(text.utf8)) {
+            throw FileError(code: error.code, limit: 0)
         }
     }
 }

@@ -57,20 +57,31 @@ public final class MotionPipeline: Sendable {
     private let mailbox = ConsumerMailbox()
     private let nextConsumerID = Atomic<UInt64>(1)
     private let endReason = Mutex<PipelineEnd?>(nil)
-    private let acquisitionThread = RealtimeThread(name: "em-acquire")
-    private let processingThread = RealtimeThread(name: "em-process")
+    private let acquisitionThread: RealtimeThread
+    private let processingThread: RealtimeThread
 
-    public init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput]) {
+    public convenience init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput]) {
+        self.init(source: source, configuration: configuration, outputs: outputs,
+                  threadStarter: { name, body throws(Errno) in try PlatformThread.start(name: name, body) })
+    }
+
+    /// `threadStarter` is the seam tests use to make `pthread_create` fail.
+    init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput],
+         threadStarter: @escaping ThreadStarter) {
         self.source = source
         self.configuration = configuration
         self.outputs = outputs
         ring = SampleRing(minimumCapacity: configuration.ringCapacity)
+        acquisitionThread = RealtimeThread(name: "em-acquire", starter: threadStarter)
+        processingThread = RealtimeThread(name: "em-process", starter: threadStarter)
     }
 
     /// The effective configuration, once started.
     public var report: PipelineStartReport? { state.withLock { $0 } }
 
-    /// Opens the source and starts both threads. Throws the source's error if it cannot start.
+    /// Opens the source and starts both threads. Throws the source's error if it cannot start,
+    /// `PipelineThreadStartError` if a thread cannot be created (the source is stopped again and
+    /// any thread already started is joined; the pipeline is not running).
     ///
     /// `holdingDelivery: true` opens and configures the source (so the report is known) but reads
     /// no sample until `beginDelivery()`: a caller that attaches consumers after seeing the report
@@ -93,11 +104,23 @@ public final class MotionPipeline: Sendable {
         state.withLock { $0 = report }
         running.store(true, ordering: .releasing)
 
-        switch configuration.filter {
-        case .default:
-            startThreads(RobustAttitudeFilter.self, report: report)
-        case .complementary:
-            startThreads(ComplementaryFilter.self, report: report)
+        do throws(PipelineThreadStartError) {
+            switch configuration.filter {
+            case .default:
+                try startThreads(RobustAttitudeFilter.self, report: report)
+            case .complementary:
+                try startThreads(ComplementaryFilter.self, report: report)
+            }
+        } catch {
+            // The processing thread (if it started) ends once acquisition is marked finished
+            // and the ring is empty; nothing was read, so it is.
+            running.store(false, ordering: .releasing)
+            acquisitionFinished.store(true, ordering: .releasing)
+            doorbell.signal()
+            processingThread.join()
+            source.stop()
+            state.withLock { $0 = nil }
+            throw error
         }
         return report
     }
@@ -320,7 +343,7 @@ public final class MotionPipeline: Sendable {
 
     // MARK: Processing thread
 
-    private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) {
+    private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) throws(PipelineThreadStartError) {
         let lossless = report.sourceConfiguration.lossless
         let makeProcessor: @Sendable () -> MotionProcessor<F> = { [configuration] in
             MotionProcessor<F>(
@@ -329,7 +352,7 @@ public final class MotionPipeline: Sendable {
         }
         switch configuration.processingThread {
         case .separate:
-            processingThread.start { [self] in
+            try processingThread.start { [self] in
                 var processor = makeProcessor()
                 var progress = ProcessingProgress()
                 while true {
@@ -339,12 +362,12 @@ public final class MotionPipeline: Sendable {
                 }
                 finishProcessing(&processor, &progress)
             }
-            acquisitionThread.start { [self] in
+            try acquisitionThread.start { [self] in
                 if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
                 acquisitionLoop(lossless: lossless, inline: false) { doorbell.signal() }
             }
         case .acquisition:
-            acquisitionThread.start { [self] in
+            try acquisitionThread.start { [self] in
                 var processor = makeProcessor()
                 var progress = ProcessingProgress()
                 if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }

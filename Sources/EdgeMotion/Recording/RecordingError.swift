@@ -13,9 +13,8 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable {
         self.detail = detail
     }
 
-    /// From the current `errno`.
-    static func system(_ path: String, _ action: String) -> RecordingError {
-        let code = errno
+    /// From `code` (the current `errno` when not given).
+    static func system(_ path: String, _ action: String, code: Int32 = errno) -> RecordingError {
         var hint = ""
         if code == ENOSPC { hint = "; the disk is full: lower recorder.max_total_mb or free space" }
         if code == EACCES || code == EROFS { hint = "; check that the directory exists and is writable by the agent's user (state_directory)" }

@@ -177,11 +177,15 @@ public final class RecordingFileReader {
         }
         var out = [UInt8](repeating: 0, count: Int(st.st_size))
         var got = 0
+        let file = FileDescriptor(rawValue: fd)
         while got < out.count {
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError.system(path, "read the recording")
+            let result = out.withUnsafeMutableBytes { b -> Result<Int, Errno> in
+                Result { () throws(Errno) -> Int in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }
+            }
+            let n: Int
+            switch result {
+            case .success(let count): n = count
+            case .failure(let error): throw RecordingError.system(path, "read the recording", code: error.code)
             }
             if n == 0 { break }
             got += n

@@ -111,14 +111,9 @@ public final class RecordingWriter {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(RecordingError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError.system(path, "write the recording file")
-            }
-            offset += n
+        // Retries EINTR and short writes; a 0-byte write is EIO (FileDescriptor.writeAll).
+        if let error = FileDescriptor(rawValue: fd).writeAll(bytes) {
+            throw RecordingError.system(path, "write the recording file", code: error.code)
         }
         bytesWritten += bytes.count
     }

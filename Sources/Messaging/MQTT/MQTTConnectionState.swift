@@ -1,3 +1,4 @@
+import Platform
 /// Connection life cycle as reported to `MQTTClient.onConnectionChange` (called on the network thread).
 public enum MQTTConnectionState: Sendable, Equatable, CustomStringConvertible {
     /// A TCP connect + CONNECT is under way; `attempt` counts consecutive attempts since the last
@@ -74,9 +75,4 @@ extension Duration {
     /// Whole milliseconds, e.g. `1250 ms`.
     var millisecondsText: String { "\(milliseconds) ms" }
 
-    /// Whole milliseconds (truncated).
-    var milliseconds: Int64 {
-        let c = components
-        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
-    }
 }

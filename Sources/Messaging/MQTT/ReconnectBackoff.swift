@@ -1,3 +1,5 @@
+import Platform
+
 /// Reconnect backoff: quick first retries, then a low cap (see `MQTTReconnectPolicy`).
 ///
 /// The ceiling follows the 1-2-5 series from `initialDelay` — with the default 0.1 s:

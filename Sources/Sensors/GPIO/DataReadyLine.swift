@@ -135,8 +135,7 @@ public final class DataReadyLine: @unchecked Sendable {
     /// Waits up to `timeout` for rising edges and reads every queued one (up to 16).
     public func waitForEdges(timeout: Duration) throws(SensorError) -> Edges {
         guard let line else { throw SensorError(.io, subject: "gpio \(chipName):\(offset)", detail: "line is closed") }
-        let (sec, atto) = timeout.components
-        var ts = timespec(tv_sec: Int(sec), tv_nsec: Int(atto / 1_000_000_000))
+        var ts = timeout.timespecValue
         let rc = gpiod_line_event_wait(line, &ts)
         if rc == 0 { return Edges(count: 0, firstNanos: 0, lastNanos: 0) }
         guard rc > 0 else {

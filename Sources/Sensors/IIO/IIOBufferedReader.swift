@@ -147,8 +147,7 @@ struct IIOBufferedReader {
     mutating func read(into out: UnsafeMutableBufferPointer<IMUSample>, timeout: Duration) throws(SensorError) -> ReadResult {
         guard let buf = members[0].buffer else { return .timeout }
         if members[0].pendingIndex >= members[0].pendingCount {
-            let (s, a) = timeout.components
-            let ms = UInt32(clamping: max(1, s * 1000 + a / 1_000_000_000_000_000))
+            let ms = UInt32(clamping: max(1, timeout.milliseconds))
             if ms != timeoutMillis {
                 _ = iio_context_set_timeout(context.raw, ms)
                 timeoutMillis = ms

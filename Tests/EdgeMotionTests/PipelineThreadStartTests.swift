@@ -1,0 +1,34 @@
+import Testing
+import Glibc
+import Platform
+@testable import EdgeMotion
+
+/// `pthread_create` failing at pipeline start is an error the caller can report, not a crash.
+@Suite("Pipeline thread start")
+struct PipelineThreadStartTests {
+    /// Starts real threads except `failing`, which fails as `pthread_create` does when the
+    /// process has no threads left (EAGAIN, pthread_create(3)).
+    static func starter(failing: String) -> ThreadStarter {
+        { name, body throws(Errno) in
+            if name == failing { throw Errno(EAGAIN) }
+            return try PlatformThread.start(name: name, body)
+        }
+    }
+
+    @Test(arguments: [(ProcessingThread.separate, "em-acquire"), (.separate, "em-process"), (.acquisition, "em-acquire")])
+    func failedThreadCreationThrowsNamingTheThread(on thread: ProcessingThread, failing: String) throws {
+        var configuration = PipelineConfiguration(requestedRate: 100)
+        configuration.processingThread = thread
+        let output = RecordingOutput()
+        let pipeline = MotionPipeline(source: ScriptedSource(count: 100, rate: 100), configuration: configuration,
+                                      outputs: [output], threadStarter: Self.starter(failing: failing))
+        let error = try #require(throws: PipelineThreadStartError.self) { try pipeline.start() }
+        #expect(error.thread == failing)
+        #expect(error.errno == Errno(EAGAIN))
+        // What to do is in the message.
+        #expect(error.description.contains(failing) && error.description.contains("ulimit -u"))
+        // Not running: no report, and stop() returns (a processing thread already started is joined).
+        #expect(pipeline.report == nil)
+        pipeline.stop()
+    }
+}
