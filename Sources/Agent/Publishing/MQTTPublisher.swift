@@ -146,23 +146,25 @@ final class MQTTPublisher: PipelineOutput, @unchecked Sendable {
         }
     }
 
-    /// Hands the encoded batch of stream `k` to the outbox. Reads the route's fields in place and
-    /// calls `enqueue` directly in each branch: a copy of the route (two `String`s) or a closure
-    /// held in a local (its context on the heap) would cost retains or an allocation per message.
-    /// The writers' bytes are read through the array's own `withUnsafeBytes`, specialised here
-    /// (the writers' generic wrappers are not inlinable across modules: a runtime generic-metadata
-    /// lookup per call).
+    /// Hands the encoded batch of stream `k` to the outbox. Reads the route's fields in place (a
+    /// copy of the route, two `String`s, would cost retains per message) and makes the one
+    /// `enqueue` call inside `withPayload`'s non-escaping closure, whose context lives on the stack
+    /// (a closure held in a local would put its context on the heap: an allocation per message).
     private func send(route k: Int) {
         let handle = streams[k].handle
         let qos = streams[k].route.qos
         let retain = streams[k].route.retain
         let wait = lossless.load(ordering: .relaxed)
         queuedSinceWake = true
-        if streams[k].route.format == .influx {
-            lines.buffer.withUnsafeBytes { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: retain, waitForRoom: wait, wake: false) }
-        } else {
-            writer.buffer.withUnsafeBytes { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: retain, waitForRoom: wait, wake: false) }
-        }
+        withPayload(of: k) { outbox.enqueue(stream: handle, payload: $0, qos: qos, retain: retain, waitForRoom: wait, wake: false) }
+    }
+
+    /// Calls `body` with the bytes of stream `k`'s encoded batch (the influx or the JSON writer,
+    /// by the route's format). The bytes are read through the array's own `withUnsafeBytes`,
+    /// specialised here (the writers' generic wrappers are not inlinable across modules: a
+    /// runtime generic-metadata lookup per call); `body` is non-escaping, so no allocation.
+    private func withPayload<R>(of k: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        streams[k].route.format == .influx ? lines.buffer.withUnsafeBytes(body) : writer.buffer.withUnsafeBytes(body)
     }
 }
 
