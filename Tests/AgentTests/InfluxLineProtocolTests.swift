@@ -34,9 +34,9 @@ struct InfluxLineProtocolTests {
         #expect(ConfigTestSupport.problems("streams: { motion: { format: csv } }").first?.contains("allowed: json, influx") == true)
     }
 
-    /// The agent publishing influx payloads on a real broker; every line is parsed by the
-    /// independent `line-protocol-parser` (PyPI) when it is installed.
-    @Test func agentPublishesOneParsableLinePerSampleWithIncreasingNanosecondTimestamps() throws {
+    /// Runs the agent for 2 s with influx accelerometer (200 Hz, 10 batches/s) and motion (50 Hz,
+    /// 5 batches/s) streams on a real broker; returns their lines and every topic published.
+    static func publishedInfluxLines() throws -> (accel: [String], motion: [String], topics: Set<String>) {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/influx/#"])
         let config = try AgentProcess.writeConfig("""
@@ -57,6 +57,14 @@ struct InfluxLineProtocolTests {
             m.payloadString.split(separator: "\n").map(String.init)
         }
         #expect(accel.count >= 300, "\(accel.count) accelerometer lines in 2 s at 200 Hz")
+        let motion = sub.messages(on: "edgemotion/influx/motion").flatMap { $0.payloadString.split(separator: "\n").map(String.init) }
+        return (accel, motion, Set(sub.messages.map(\.topic)))
+    }
+
+    /// The agent publishing influx payloads on a real broker: one line per sample, UTC nanosecond
+    /// timestamps increasing at the stream's rate, topics the shipped Telegraf snippet reads.
+    @Test func agentPublishesOneParsableLinePerSampleWithIncreasingNanosecondTimestamps() throws {
+        let (accel, motion, published) = try Self.publishedInfluxLines()
         var previous: Int64 = 0
         for line in accel {
             let parts = line.split(separator: " ")
@@ -68,20 +76,51 @@ struct InfluxLineProtocolTests {
         }
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         #expect(abs(now - previous) < 10_000_000_000, "timestamps are UTC ns")
-        let motion = sub.messages(on: "edgemotion/influx/motion").flatMap { $0.payloadString.split(separator: "\n") }
         #expect(motion.count >= 60)
         #expect(motion.first?.hasPrefix("edgemotion_motion,device=influx,frame=xArbitraryCorrectedZVertical qw=") == true)
 
-        // Independent parser.
+        // The shipped Telegraf snippet (deploy/telegraf/edgemotion.conf) subscribes to these very
+        // topics and reads them as line protocol: each of its patterns matches what was published.
+        let conf = try String(contentsOf: ConfigTestSupport.packageRoot.appendingPathComponent("deploy/telegraf/edgemotion.conf"), encoding: .utf8)
+        #expect(conf.contains("data_format = \"influx\""))
+        let block = conf.components(separatedBy: "topics = [").dropFirst().first?.components(separatedBy: "]").first ?? ""
+        let patterns = block.split(separator: "\n").compactMap { line -> String? in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("\"") else { return nil }
+            return t.split(separator: "\"").first.map(String.init)
+        }
+        #expect(patterns.count == 2, "topics in the Telegraf snippet: \(patterns)")
+        for p in patterns {
+            let matched = published.filter { topic in
+                let a = p.split(separator: "/"), b = topic.split(separator: "/")
+                return a.count == b.count && zip(a, b).allSatisfy { $0 == "+" || $0 == $1 }
+            }
+            #expect(!matched.isEmpty, "Telegraf pattern \(p) matches none of \(published.sorted())")
+        }
+    }
+
+    /// `line-protocol-parser` (PyPI) importable by `python3`: the independent parser below.
+    static let lineProtocolParserInstalled: Bool = {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import line_protocol_parser"]
+        python.standardOutput = FileHandle.nullDevice
+        python.standardError = FileHandle.nullDevice
+        guard (try? python.run()) != nil else { return false }
+        python.waitUntilExit()
+        return python.terminationStatus == 0
+    }()
+
+    /// Every line the agent published, parsed by the independent `line-protocol-parser`.
+    @Test(.enabled(if: lineProtocolParserInstalled, "line-protocol-parser not installed for python3 (pip install line-protocol-parser)"))
+    func anIndependentParserReadsEveryPublishedLine() throws {
+        let (accel, motion, _) = try Self.publishedInfluxLines()
         let file = NSTemporaryDirectory() + "edgemotion-influx-\(UUID().uuidString).lp"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try (accel + motion.map(String.init)).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try (accel + motion).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let script = """
         import sys
-        try:
-            from line_protocol_parser import parse_line
-        except ImportError:
-            print("SKIP"); sys.exit(0)
+        from line_protocol_parser import parse_line
         n = 0
         for line in open(sys.argv[1]):
             p = parse_line(line if line.endswith("\\n") else line + "\\n")
@@ -104,30 +143,6 @@ struct InfluxLineProtocolTests {
         try python.run()
         python.waitUntilExit()
         let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        if out.hasPrefix("SKIP") {
-            print("line-protocol-parser not installed (pip install line-protocol-parser); independent parse skipped")
-        } else {
-            #expect(python.terminationStatus == 0 && out.hasPrefix("OK \(accel.count + motion.count)"), "\(out)")
-        }
-
-        // The shipped Telegraf snippet (deploy/telegraf/edgemotion.conf) subscribes to these very
-        // topics and reads them as line protocol: each of its patterns matches what was published.
-        let conf = try String(contentsOf: ConfigTestSupport.packageRoot.appendingPathComponent("deploy/telegraf/edgemotion.conf"), encoding: .utf8)
-        #expect(conf.contains("data_format = \"influx\""))
-        let block = conf.components(separatedBy: "topics = [").dropFirst().first?.components(separatedBy: "]").first ?? ""
-        let patterns = block.split(separator: "\n").compactMap { line -> String? in
-            let t = line.trimmingCharacters(in: .whitespaces)
-            guard t.hasPrefix("\"") else { return nil }
-            return t.split(separator: "\"").first.map(String.init)
-        }
-        #expect(patterns.count == 2, "topics in the Telegraf snippet: \(patterns)")
-        let published = Set(sub.messages.map(\.topic))
-        for p in patterns {
-            let matched = published.filter { topic in
-                let a = p.split(separator: "/"), b = topic.split(separator: "/")
-                return a.count == b.count && zip(a, b).allSatisfy { $0 == "+" || $0 == $1 }
-            }
-            #expect(!matched.isEmpty, "Telegraf pattern \(p) matches none of \(published.sorted())")
-        }
+        #expect(python.terminationStatus == 0 && out.hasPrefix("OK \(accel.count + motion.count)"), "\(out)")
     }
 }

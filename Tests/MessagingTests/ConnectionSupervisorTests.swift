@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Messaging
 
 /// The reconnect loop's decisions (`ConnectionSupervisor`) on a clock written by hand: instants

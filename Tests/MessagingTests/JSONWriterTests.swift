@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Messaging
 
 private func parse(_ w: JSONWriter) throws -> Any {
@@ -117,7 +118,9 @@ private func text(_ w: JSONWriter) -> String { String(decoding: w.buffer, as: UT
     }
 
     @Test func manyRandomDocumentsParseAndNumbersRoundTripWithinPrecision() throws {
-        var rng = SystemRandomNumberGenerator()
+        // Seeded so a failure reproduces: the seed is in every failure message.
+        let seed = SplitMix64.seed(default: 0x1500_2026)
+        var rng = SplitMix64(state: seed)
         var w = JSONWriter(capacity: 16384)
         for round in 0..<300 {
             w.reset()
@@ -139,17 +142,18 @@ private func text(_ w: JSONWriter) -> String { String(decoding: w.buffer, as: UT
             w.key("i"); w.beginArray(); for i in ints { w.value(i) }; w.endArray()
             w.endObject()
 
-            let obj = try #require(try parse(w) as? [String: Any], "round \(round): \(text(w))")
-            #expect(obj["label"] as? String == label)
-            let parsedD = try #require(obj["d"] as? [NSNumber])
-            #expect(parsedD.count == doubles.count)
+            let context = "seed \(seed) (EDGEMOTION_TEST_SEED), round \(round)"
+            let obj = try #require(try parse(w) as? [String: Any], "\(context): \(text(w))")
+            #expect(obj["label"] as? String == label, "\(context)")
+            let parsedD = try #require(obj["d"] as? [NSNumber], "\(context)")
+            #expect(parsedD.count == doubles.count, "\(context)")
             let tolerance = 0.5 * pow(10.0, -Double(digits))
             for (p, d) in zip(parsedD, doubles) {
                 let err = abs(p.doubleValue - d)
-                #expect(err <= max(tolerance * 1.000001, abs(d) * 1e-15) + 4 * d.ulp, "\(d) with \(digits) digits → \(p) (err \(err))")
+                #expect(err <= max(tolerance * 1.000001, abs(d) * 1e-15) + 4 * d.ulp, "\(context): \(d) with \(digits) digits → \(p) (err \(err))")
             }
-            let parsedI = try #require(obj["i"] as? [NSNumber])
-            #expect(parsedI.map(\.int64Value) == ints)
+            let parsedI = try #require(obj["i"] as? [NSNumber], "\(context)")
+            #expect(parsedI.map(\.int64Value) == ints, "\(context)")
         }
     }
 }

@@ -1,17 +1,6 @@
 import Testing
+import TestSupport
 @testable import Messaging
-
-/// Deterministic generator for reproducible jitter.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct ReconnectBackoffTests {
     /// The schedule: quick first retries 0.1, 0.2, 0.5, 1, 2 s, then the default cap of a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Messaging
 import Platform
 
@@ -97,7 +98,7 @@ import Platform
         let path = tempPath()
         defer { unlink(path); unlink(path + ".corrupt") }
         // Seeded so a failure reproduces: the seed is in every failure message.
-        let seed = UInt64(ProcessInfo.processInfo.environment["EDGEMOTION_TEST_SEED"] ?? "") ?? 0x5EED_5B01
+        let seed = SplitMix64.seed(default: 0x5EED_5B01)
         var rng = SplitMix64(state: seed)
         for round in 0..<50 {
             var bytes = SpoolFormat.magic
