@@ -24,6 +24,15 @@ public struct FileDescriptor: Hashable, Sendable {
         return n
     }
 
+    /// Reads up to `bytes.count - offset` bytes into `bytes[offset...]`; 0 at end of file.
+    /// Retries `EINTR`. The array form of `read(into:)` for callers that fill a `[UInt8]`.
+    public func read(into bytes: inout [UInt8], from offset: Int = 0) throws(Errno) -> Int {
+        let result = bytes.withUnsafeMutableBytes { b -> Result<Int, Errno> in
+            Result { () throws(Errno) -> Int in try read(into: UnsafeMutableRawBufferPointer(rebasing: b[offset...])) }
+        }
+        return try result.get()
+    }
+
     /// Writes all of `bytes`, retrying `EINTR` and short writes.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0

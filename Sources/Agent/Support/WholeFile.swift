@@ -44,14 +44,8 @@ enum WholeFile {
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let file = FileDescriptor(rawValue: fd)
         while true {
-            let result = chunk.withUnsafeMutableBytes { b -> Result<Int, Errno> in
-                Result { () throws(Errno) -> Int in try file.read(into: b) }
-            }
             let n: Int
-            switch result {
-            case .success(let count): n = count
-            case .failure(let error): throw FileError(code: error.code, limit: limit)
-            }
+            do throws(Errno) { n = try file.read(into: &chunk) } catch { throw FileError(code: error.code, limit: limit) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > limit { throw FileError(code: nil, limit: limit) }

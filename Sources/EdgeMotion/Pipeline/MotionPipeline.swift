@@ -61,8 +61,7 @@ public final class MotionPipeline: Sendable {
     private let processingThread: RealtimeThread
 
     public convenience init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput]) {
-        self.init(source: source, configuration: configuration, outputs: outputs,
-                  threadStarter: { name, body throws(Errno) in try PlatformThread.start(name: name, body) })
+        self.init(source: source, configuration: configuration, outputs: outputs, threadStarter: platformThreadStarter)
     }
 
     /// `threadStarter` is the seam tests use to make `pthread_create` fail.

@@ -179,13 +179,9 @@ public final class RecordingFileReader {
         var got = 0
         let file = FileDescriptor(rawValue: fd)
         while got < out.count {
-            let result = out.withUnsafeMutableBytes { b -> Result<Int, Errno> in
-                Result { () throws(Errno) -> Int in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: b[got...])) }
-            }
             let n: Int
-            switch result {
-            case .success(let count): n = count
-            case .failure(let error): throw RecordingError.system(path, "read the recording", code: error.code)
+            do throws(Errno) { n = try file.read(into: &out, from: got) } catch {
+                throw RecordingError.system(path, "read the recording", code: error.code)
             }
             if n == 0 { break }
             got += n

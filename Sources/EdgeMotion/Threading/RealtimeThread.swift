@@ -8,6 +8,9 @@ import Logging
 /// fails to check what a failed `pthread_create` does.
 typealias ThreadStarter = @Sendable (_ name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) -> PlatformThread
 
+/// The production `ThreadStarter`: `PlatformThread.start`.
+let platformThreadStarter: ThreadStarter = { name, body throws(Errno) in try PlatformThread.start(name: name, body) }
+
 /// A pipeline thread could not be created (`pthread_create` failed).
 public struct PipelineThreadStartError: Error, Sendable, CustomStringConvertible {
     /// The thread's name, e.g. `em-acquire`.
@@ -31,7 +34,7 @@ final class RealtimeThread: @unchecked Sendable {
     private let starter: ThreadStarter
     let name: String
 
-    init(name: String, starter: @escaping ThreadStarter = { name, body throws(Errno) in try PlatformThread.start(name: name, body) }) {
+    init(name: String, starter: @escaping ThreadStarter = platformThreadStarter) {
         self.name = name
         self.starter = starter
     }
