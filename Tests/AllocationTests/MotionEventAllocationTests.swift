@@ -110,6 +110,26 @@ struct MotionEventAllocationTests {
         #expect(allocations == 0, "\(allocations) heap allocations")
     }
 
+    /// The BMI160's per-edge decoding of INT_STATUS_0/1 into chip flags (run on the acquisition
+    /// thread for every sample, keeping the last tap bits) allocates nothing.
+    @Test func decodingTheBMI160sStatusPairDoesNotAllocate() {
+        var decoder = BMI160.EventDecoder(enabled: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap])
+        var seen = IMUSample.Flags(rawValue: 0)
+        var decoded = 0
+        let before = mc_thread_allocations()
+        // (No `for … in` over an array here: its iterator allocates in debug builds.)
+        for status0 in 0...255 {
+            for status1 in 0...255 {
+                seen.formUnion(decoder.decode(status0: UInt8(status0), status1: UInt8(status1)))
+                decoded += 1
+            }
+        }
+        let allocations = mc_thread_allocations() - before
+        #expect(decoded == 65536)
+        #expect(seen == [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap])
+        #expect(allocations == 0, "\(allocations) heap allocations")
+    }
+
     /// The chip deciding `orientation` (D6D_IA with a face every second, cycling through the six),
     /// the software detector withheld: no allocation per sample, chip events firing.
     @Test func chipDecidedOrientationDoesNotAllocatePerSample() {

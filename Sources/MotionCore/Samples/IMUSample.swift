@@ -31,13 +31,17 @@ public struct IMUSample: Sendable, BitwiseCopyable {
         /// One or more samples before this one were lost (missed edge, FIFO overrun).
         public static let discontinuity = Flags(rawValue: 1 << 1)
         /// The chip's own motion-detection engine had flagged motion when this sample was read
-        /// (MPU-6050 INT_STATUS bit 6 MOT_INT on the interrupt edge that delivered it).
+        /// (MPU-6050 INT_STATUS bit 6 MOT_INT, LSM6DSOX WAKE_UP_SRC WU_IA, BMI160 INT_STATUS_0
+        /// bit 2 anym, read on the interrupt edge that delivered it).
         public static let chipMotion = Flags(rawValue: 1 << 2)
-        /// The chip's free-fall engine had flagged free fall (LSM6DSOX WAKE_UP_SRC bit 5 FF_IA).
+        /// The chip's free-fall engine had flagged free fall (LSM6DSOX WAKE_UP_SRC bit 5 FF_IA,
+        /// BMI160 INT_STATUS_1 bit 3 low_g).
         public static let chipFreeFall = Flags(rawValue: 1 << 3)
-        /// The chip's tap engine had recognised a single tap (LSM6DSOX TAP_SRC bit 5 SINGLE_TAP).
+        /// The chip's tap engine had recognised a single tap (LSM6DSOX TAP_SRC bit 5 SINGLE_TAP,
+        /// BMI160 INT_STATUS_0 bit 5 s_tap as it rises).
         public static let chipTap = Flags(rawValue: 1 << 4)
-        /// The chip's tap engine had recognised a double tap (LSM6DSOX TAP_SRC bit 4 DOUBLE_TAP).
+        /// The chip's tap engine had recognised a double tap (LSM6DSOX TAP_SRC bit 4 DOUBLE_TAP,
+        /// BMI160 INT_STATUS_0 bit 4 d_tap as it rises).
         public static let chipDoubleTap = Flags(rawValue: 1 << 5)
         /// The chip's 6D engine saw a change of position (LSM6DSOX D6D_SRC bit 6 D6D_IA); the
         /// face it reports is in `chipFace` (bits 8…10).

@@ -1,29 +1,37 @@
 import MotionCore
 
-// MARK: BMI160 event engines: any-motion, low-g (free fall), single/double tap — codes and decoding
+// MARK: BMI160 event engines: any-motion, low-g (free fall), single/double tap
 //
-// NOT YET WIRED: `configure` does not program these engines, `IMUChipModel.chipEngines` does not
-// list them for the BMI160 and `events.chip_engines` still refuses it. This file holds the pure
-// part (settings → register codes, the per-edge status decoding with the tap rising edge) so the
-// wiring can follow. Register fields as researched from Bosch's bmi160_defs.h (BMI160 sensor API),
-// Intel CurieIMU BMI160.cpp, Zephyr and Chrome EC drivers; not re-read from the data sheet here:
+// `configure` programs the engines it is handed (`programEventEngines`), nothing when none; each
+// data-ready edge reads INT_STATUS_0/1 in one 2-byte burst (`readChipEvents`, `MotionInterruptChip`).
+// Register addresses and bit positions checked against Bosch's bmi160_defs.h (BMI160 SensorAPI
+// v3.8.1, github.com/boschsensortec/BMI160_SensorAPI: `BMI160_*_ADDR`, the INT_EN / INT_OUT_CTRL /
+// INT_LATCH / INT_MAP masks, `struct bmi160_int_status_bits`, the low-g/tap/any-motion config
+// structs); reset values and weights from the BMI160 data sheet (BST-BMI160-DS000-07, register
+// descriptions; weights as researched at stop 27, Intel CurieIMU, Zephyr and Chrome EC agree):
+// - INT_STATUS_0 0x1C: anym bit 2, d_tap bit 4, s_tap bit 5. INT_STATUS_1 0x1D: low_g bit 3,
+//   drdy bit 4. Reading does not clear them (they follow INT_LATCH).
 // - INT_EN_0 0x50: anymotion x/y/z bits 2:0, d_tap bit 4, s_tap bit 5. INT_EN_1 0x51: low_g bit 3,
 //   drdy bit 4.
 // - INT_OUT_CTRL 0x53: int1 edge bit 0, lvl bit 1, od bit 2, output_en bit 3; int2 the same in
 //   bits 7:4. INT_LATCH 0x54 bits 3:0: 0 none, 1 312.5 µs, 2 625 µs, 3 1.25 ms, 4 2.5 ms, 5 5 ms,
 //   6 10 ms, 7 20 ms, 8 40 ms, 9 80 ms, 10 160 ms, 11 320 ms, 12 640 ms, 13 1.28 s, 14 2.56 s,
-//   15 latched (cleared by CMD 0xB1 int_reset).
+//   15 latched (cleared by CMD 0xB1 int_reset); one setting for every interrupt.
 // - INT_MAP_2 0x57 (INT2; INT_MAP_0 0x55 is INT1): low_g bit 0, anymotion bit 2, d_tap bit 4,
 //   s_tap bit 5. INT_MAP_1 0x56 bit 7: drdy → INT1.
 // - INT_LOWHIGH_0 0x5A low_dur, (val + 1) · 2.5 ms; INT_LOWHIGH_1 0x5B low_th, 7.81 mg LSB;
-//   INT_LOWHIGH_2 0x5C low_mode bit 2 (1 = sum |x|+|y|+|z|).
+//   INT_LOWHIGH_2 0x5C: low_hy bits 1:0 (125 mg LSB), low_mode bit 2 (1 = |x|+|y|+|z|), high_hy
+//   bits 7:6; reset 0x81 (low_hy 1, high_hy 2).
 // - INT_MOTION_0 0x5F bits 1:0 anym_dur = consecutive samples − 1; INT_MOTION_1 0x60 anym_th,
 //   3.91/7.81/15.63/31.25 mg LSB at ±2/4/8/16 g.
 // - INT_TAP_0 0x63: dur bits 2:0 (50, 100, 150, 200, 250, 375, 500, 700 ms), shock bit 6
 //   (0 = 50 ms, 1 = 75 ms), quiet bit 7 (0 = 30 ms, 1 = 20 ms). INT_TAP_1 0x64 bits 4:0 tap_th,
 //   62.5 mg LSB at ±2 g (scales with the range).
-// - INT_STATUS_0 0x1C: anym bit 2, d_tap bit 4, s_tap bit 5. INT_STATUS_1 0x1D: low_g bit 3,
-//   drdy bit 4. Reading does not clear them.
+//
+// Wiring: data-ready alone drives INT1, so every INT1 edge is one sample; the engines are mapped
+// to INT2, whose output stays disabled (INT_OUT_CTRL 0x0A), only so that they raise their status
+// bits, which the per-edge read picks up. Not confirmed on a chip: that status bits are set for
+// an interrupt mapped only to a disabled pin (docs/chip-engines.md).
 extension BMI160 {
     /// INT_STATUS_0 bit 2 anym.
     public static let statusAnyMotion: UInt8 = 0x04
@@ -87,9 +95,81 @@ extension BMI160 {
         return UInt8(best)
     }
 
+    /// INT_EN_0 bits 2:0 anymotion x, y, z.
+    public static let enableAnyMotionXYZ: UInt8 = 0x07
+    /// INT_EN_0 bit 4 d_tap.
+    public static let enableDoubleTap: UInt8 = 0x10
+    /// INT_EN_0 bit 5 s_tap.
+    public static let enableSingleTap: UInt8 = 0x20
+    /// INT_EN_1 bit 3 low_g.
+    public static let enableLowG: UInt8 = 0x08
+    /// INT_EN_1 bit 4 drdy.
+    public static let enableDataReady: UInt8 = 0x10
+    /// INT_MAP_2 bit 0 int2_low_g.
+    public static let int2LowG: UInt8 = 0x01
+    /// INT_MAP_2 bit 2 int2_anymotion.
+    public static let int2AnyMotion: UInt8 = 0x04
+    /// INT_MAP_2 bit 4 int2_d_tap.
+    public static let int2DoubleTap: UInt8 = 0x10
+    /// INT_MAP_2 bit 5 int2_s_tap.
+    public static let int2SingleTap: UInt8 = 0x20
+    /// INT_OUT_CTRL: int1_output_en (bit 3) | int1_lvl active high (bit 1), push-pull (od 0),
+    /// level (edge 0); INT2 bits 7:4 all 0: its output disabled.
+    public static let int1OutputOnly: UInt8 = 0x0A
+    /// INT_LOWHIGH_2: low_mode sum (bit 2) over the reset value 0x81 (low_hy 1 = 125 mg, high_hy 2).
+    public static let lowGSumMode: UInt8 = 0x85
+
+    /// Programs the engines `s` asks for (any-motion, low-g, single and double tap; `s`'s 6D
+    /// orientation is not one of them), mapped to INT2 with INT2's output off so that INT1 stays
+    /// data-ready only, with a temporary latch of about two samples. Writes nothing when `s` asks
+    /// for none. Called by `configure` after the ODR (`odr`, Hz) and range (±`fullScaleG`).
+    func programEventEngines(_ s: IMUChipSettings, fullScaleG: Double, odr: Double) throws(SensorError) {
+        chipEvents = []
+        eventDecoder = EventDecoder(enabled: [])
+        guard s.motionInterrupt != nil || s.freeFallInterrupt != nil || s.tapInterrupt != nil else { return }
+        var enable0: UInt8 = 0, enable1: UInt8 = s.dataReadyInterrupt ? Self.enableDataReady : 0, map2: UInt8 = 0
+        var events = IMUSample.Flags()
+        if let motion = s.motionInterrupt {
+            try device.write(Register.intMotion0, Self.anyMotionDurationCode(seconds: motion.duration, odr: odr))
+            try device.write(Register.intMotion1, Self.anyMotionThresholdCode(ms2: motion.thresholdMS2, fullScaleG: fullScaleG))
+            enable0 |= Self.enableAnyMotionXYZ
+            map2 |= Self.int2AnyMotion
+            events.insert(.chipMotion)
+        }
+        if let freeFall = s.freeFallInterrupt {
+            try device.write(Register.intLowHigh0, Self.lowGDurationCode(seconds: freeFall.duration))
+            try device.write(Register.intLowHigh1, Self.lowGThresholdCode(g: freeFall.thresholdG))
+            try device.write(Register.intLowHigh2, Self.lowGSumMode)
+            enable1 |= Self.enableLowG
+            map2 |= Self.int2LowG
+            events.insert(.chipFreeFall)
+        }
+        if let tap = s.tapInterrupt {
+            try device.write(Register.intTap0, Self.tapTimingRegister(tap))
+            try device.write(Register.intTap1, Self.tapThresholdCode(g: tap.thresholdG, fullScaleG: fullScaleG))
+            enable0 |= Self.enableSingleTap | Self.enableDoubleTap
+            map2 |= Self.int2SingleTap | Self.int2DoubleTap
+            events.formUnion([.chipTap, .chipDoubleTap])
+        }
+        try device.write(Register.intMap2, map2)
+        try device.write(Register.intOutControl, Self.int1OutputOnly)
+        try device.write(Register.intLatch, Self.temporaryLatchCode(odr: odr))
+        try device.write(Register.intEnable0, enable0)
+        try device.write(Register.intEnable1, enable1)
+        chipEvents = events
+        eventDecoder = EventDecoder(enabled: events)
+    }
+
+    /// INT_STATUS_0 and INT_STATUS_1 (0x1C, 0x1D) in one 2-byte burst, decoded into the chip
+    /// flags of the programmed engines (`EventDecoder`). Allocation-free.
+    public func readChipEvents() throws(SensorError) -> IMUSample.Flags {
+        try device.read(Register.intStatus0, into: statusBytes)
+        return eventDecoder.decode(status0: statusBytes[0], status1: statusBytes[1])
+    }
+
     /// Decodes the INT_STATUS_0/INT_STATUS_1 pair read on each data-ready edge. Any-motion and
-    /// low-g follow their status bit (non-latched: a flag on every sample while the condition
-    /// holds); single and double tap flag only the sample where their bit rises, so one tap held
+    /// low-g follow their status bit (a flag on every sample while the condition holds, and
+    /// for the temporary latch after it); single and double tap flag only the sample where their bit rises, so one tap held
     /// by the temporary latch over two samples gives one flag. Allocation-free.
     public struct EventDecoder: Sendable {
         /// The engines programmed; bits of others are ignored.

@@ -27,10 +27,20 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         public static let gyroRange = I2CRegister(0x43, "GYR_RANGE")
         public static let fifoConfig0 = I2CRegister(0x46, "FIFO_CONFIG_0")
         public static let fifoConfig1 = I2CRegister(0x47, "FIFO_CONFIG_1")
+        public static let intStatus0 = I2CRegister(0x1C, "INT_STATUS_0")
+        public static let intEnable0 = I2CRegister(0x50, "INT_EN_0")
         public static let intEnable1 = I2CRegister(0x51, "INT_EN_1")
         public static let intOutControl = I2CRegister(0x53, "INT_OUT_CTRL")
         public static let intLatch = I2CRegister(0x54, "INT_LATCH")
         public static let intMap1 = I2CRegister(0x56, "INT_MAP_1")
+        public static let intMap2 = I2CRegister(0x57, "INT_MAP_2")
+        public static let intLowHigh0 = I2CRegister(0x5A, "INT_LOWHIGH_0")
+        public static let intLowHigh1 = I2CRegister(0x5B, "INT_LOWHIGH_1")
+        public static let intLowHigh2 = I2CRegister(0x5C, "INT_LOWHIGH_2")
+        public static let intMotion0 = I2CRegister(0x5F, "INT_MOTION_0")
+        public static let intMotion1 = I2CRegister(0x60, "INT_MOTION_1")
+        public static let intTap0 = I2CRegister(0x63, "INT_TAP_0")
+        public static let intTap1 = I2CRegister(0x64, "INT_TAP_1")
         public static let command = I2CRegister(0x7E, "CMD")
     }
 
@@ -58,22 +68,30 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     public static let fifoChunkBytes = 24
 
     public let model = IMUChipModel.bmi160
-    private let device: I2CDevice
+    let device: I2CDevice
     private var accelScale = 0.0
     private var gyroScale = 0.0
     private let burst: UnsafeMutableRawBufferPointer
     private let fifoLengthBytes: UnsafeMutableRawBufferPointer
     private var fifoBytes: UnsafeMutableRawBufferPointer?
+    /// The chip flags of the event engines `configure` programmed (BMI160+EventEngines.swift).
+    public internal(set) var chipEvents: IMUSample.Flags = []
+    /// Decodes the INT_STATUS_0/1 pair read per data-ready edge (keeps the tap bits of the last read).
+    var eventDecoder = EventDecoder(enabled: [])
+    /// INT_STATUS_0, INT_STATUS_1 of the last per-edge read.
+    let statusBytes: UnsafeMutableRawBufferPointer
 
     public init(device: I2CDevice) {
         self.device = device
         burst = .zeroed(byteCount: 12, alignment: 8)
         fifoLengthBytes = .zeroed(byteCount: 2, alignment: 2)
+        statusBytes = .zeroed(byteCount: 2, alignment: 2)
     }
 
     deinit {
         burst.deallocate()
         fifoLengthBytes.deallocate()
+        statusBytes.deallocate()
         fifoBytes?.deallocate()
     }
 
@@ -173,6 +191,7 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
             try device.write(Register.intMap1, 0x80)             // data ready → INT1
             try device.write(Register.intEnable1, 0x10)          // drdy_en
         }
+        try programEventEngines(s, fullScaleG: a.range, odr: r.rate)
         accelScale = RegisterDecoding.accelScale(lsbPerG: a.value.lsb)
         gyroScale = RegisterDecoding.gyroScale(lsbPerDPS: g.value.lsb)
         return IMUChipConfiguration(rate: r.rate, accelRangeG: a.range, gyroRangeDPS: g.range, lowpassHz: nil,
@@ -188,6 +207,7 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
     }
 
     public func shutdown() {
+        if !chipEvents.isEmpty { try? device.write(Register.intEnable0, 0) }
         try? device.write(Register.intEnable1, 0)
         if fifoBytes != nil { try? device.write(Register.fifoConfig1, 0) }
         try? device.write(Register.command, 0x10)     // accel suspend
