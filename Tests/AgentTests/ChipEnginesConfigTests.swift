@@ -1,10 +1,12 @@
 import Testing
 import Messaging
 import MotionCore
+import Sensors
 @testable import Agent
 
 /// `events.chip_engines`: which chip engines `events.chip_motion` hands events to — the
-/// LSM6DSOX's free-fall and tap engines beside the wake-up engine, the MPU-6050's motion only;
+/// LSM6DSOX's free-fall and tap engines beside the wake-up engine, the BMI160's low-g and tap
+/// beside its any-motion engine, the MPU-6050's motion only;
 /// `on` with an engine the chip lacks is refused naming the key and the engine; and the chip's
 /// free-fall and tap events say `"source":"chip"` on the wire.
 @Suite("Chip engines config")
@@ -13,6 +15,7 @@ struct ChipEnginesConfigTests {
 
     static let lsm6dsoxWithINT = "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6dsox, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
     static let mpu6050WithINT = "source:\n  type: i2c\n  i2c: {bus: 1, chip: mpu6050}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
+    static let bmi160WithINT = "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
 
     @Test func autoHandsFreeFallAndTapToTheLSM6DSOXInTheSoftwareDetectorsUnits() throws {
         let c = try ConfigurationLoader.parse(yaml: Self.lsm6dsoxWithINT
@@ -39,11 +42,45 @@ struct ChipEnginesConfigTests {
         let problems = S.problems(Self.mpu6050WithINT + "events: {enabled: true, chip_motion: on, chip_engines: [motion, tap]}\n")
         #expect(problems.count == 1, "\(problems)")
         #expect(problems.first?.contains("events.chip_engines") == true && problems.first?.contains("mpu6050's tap engine") == true, "\(problems)")
+        #expect(problems.first?.contains("(lsm6dsox, bmi160 only)") == true, "\(problems)")       // the chips that have a tap engine
         _ = try ConfigurationLoader.parse(yaml: Self.mpu6050WithINT + "events: {enabled: true, chip_motion: on, chip_engines: [motion]}\n",
                                           fileName: "t.yaml")
         // Without chip_engines, on means every engine the chip has: the MPU-6050's motion.
         let c = try ConfigurationLoader.parse(yaml: Self.mpu6050WithINT + "events: {enabled: true, chip_motion: on}\n", fileName: "t.yaml")
         #expect(c.events.detectors.chipMotion && !c.events.detectors.chipTap)
+    }
+
+    @Test func autoHandsMotionFreeFallAndTapToTheBMI160InTheSoftwareDetectorsUnits() throws {
+        let c = try ConfigurationLoader.parse(yaml: Self.bmi160WithINT
+            + "events: {enabled: true, motion_threshold_ms2: 1.2, free_fall_g: 0.35, free_fall_min_s: 0.3, tap_g: 3, double_tap_gap_s: 0.5}\n",
+                                              fileName: "t.yaml")
+        #expect(c.events.detectors.chipMotion && c.events.detectors.chipFreeFall && c.events.detectors.chipTap)
+        #expect(c.source.chipMotionThresholdMS2 == 1.2)
+        #expect(c.source.chipFreeFall == FreeFallInterruptSettings(thresholdG: 0.35, duration: 0.3))
+        #expect(c.source.chipTap?.thresholdG == 3 && c.source.chipTap?.doubleTapMaximumGap == 0.5)
+        // The BMI160 has no 6D engine EdgeMotion drives: orientation stays with software.
+        #expect(!c.events.detectors.chipOrientation && c.source.chipOrientation == nil)
+    }
+
+    @Test func onWithABMI160AndItsEnginesIsAccepted() throws {
+        let c = try ConfigurationLoader.parse(yaml: Self.bmi160WithINT + "events: {enabled: true, chip_motion: on, chip_engines: [motion, free_fall, tap]}\n",
+                                              fileName: "t.yaml")
+        #expect(c.events.detectors.chipMotion && c.events.detectors.chipFreeFall && c.events.detectors.chipTap)
+    }
+
+    @Test func onWithTheBMI160sMissingOrientationEngineIsRefusedNamingTheChipThatHasIt() {
+        let problems = S.problems(Self.bmi160WithINT + "events: {enabled: true, chip_motion: on, chip_engines: [tap, orientation]}\n")
+        #expect(problems.contains { $0.contains("events.chip_engines") && $0.contains("bmi160's orientation engine") && $0.contains("(lsm6dsox only)") },
+                "\(problems)")
+    }
+
+    @Test func aBMI160WithItsFIFOOnLeavesEveryEngineToSoftware() throws {
+        let yaml = "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69, fifo: true}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
+        let c = try ConfigurationLoader.parse(yaml: yaml + "events: {enabled: true}\n", fileName: "t.yaml")
+        #expect(!c.events.detectors.chipMotion && !c.events.detectors.chipFreeFall && !c.events.detectors.chipTap)
+        #expect(c.source.chipFreeFall == nil && c.source.chipTap == nil && c.source.chipMotionThresholdMS2 == nil)
+        let problems = S.problems(yaml + "events: {enabled: true, chip_motion: on}\n")
+        #expect(problems.contains { $0.contains("events.chip_motion") && $0.contains("fifo") }, "\(problems)")
     }
 
     @Test func anUnknownEngineIsRefusedNamingTheItem() {

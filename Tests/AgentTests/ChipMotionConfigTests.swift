@@ -3,7 +3,7 @@ import Messaging
 import MotionCore
 @testable import Agent
 
-/// `events.chip_motion`: who decides `motion` — the MPU-6050's own engine when the source can
+/// `events.chip_motion`: who decides `motion` — the chip's own engine (MPU-6050, LSM6DSOX, BMI160) when the source can
 /// (direct I2C, data-ready line, no FIFO), else the software detector; `on` without such a source
 /// is refused naming the key; and the chip's events say `"source":"chip"` on the wire.
 @Suite("Chip motion config")
@@ -34,18 +34,20 @@ struct ChipMotionConfigTests {
         #expect(c.source.chipMotionThresholdMS2 == 1.0)
     }
 
-    @Test func onWithABMI160IsStillRefusedNamingTheKey() {
-        let problems = S.problems("source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
+    @Test func onWithAnLSM6DS3IsRefusedNamingTheKeyAndTheChipsThatHaveEngines() {
+        let problems = S.problems("source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6ds3, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
                                   + "events: {enabled: true, chip_motion: on}\n")
         #expect(problems.count == 1, "\(problems)")
-        #expect(problems.first?.contains("events.chip_motion") == true && problems.first?.contains("bmi160") == true, "\(problems)")
+        #expect(problems.first?.contains("events.chip_motion") == true && problems.first?.contains("lsm6ds3") == true, "\(problems)")
+        // The message lists the three chips whose engines are supported, the BMI160 among them.
+        #expect(problems.first?.contains("the bmi160's any-motion, low-g and tap engines") == true, "\(problems)")
     }
 
     @Test(arguments: [
         "source: {type: simulator}\n",
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6ds3, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6dsox, address: 0x6b}\n",                   // no INT line
-        "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
+        "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69, fifo: true}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: mpu6050}\n",                                   // no INT line
         "source:\n  type: i2c\n  i2c: {bus: 1, chip: mpu6050, fifo: true}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n",
     ])

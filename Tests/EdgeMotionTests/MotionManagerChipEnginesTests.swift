@@ -9,8 +9,8 @@ import Sensors
 struct MotionManagerChipEnginesTests {
     static let line = DataReadyLine.Configuration(chip: "gpiochip0", line: "17")
 
-    func settings(_ chipEvents: MotionEventConfiguration?) throws -> IMUChipSettings {
-        let m = MotionManager.i2c(bus: 1, address: 0x6a, chip: .lsm6dsox, dataReady: Self.line, chipEvents: chipEvents)
+    func settings(_ chipEvents: MotionEventConfiguration?, chip: IMUChipModel = .lsm6dsox) throws -> IMUChipSettings {
+        let m = MotionManager.i2c(bus: 1, address: 0x6a, chip: chip, dataReady: Self.line, chipEvents: chipEvents)
         return try #require(m.service.source as? I2CIMUSource).settings
     }
 
@@ -42,6 +42,25 @@ struct MotionManagerChipEnginesTests {
         #expect(s.tapInterrupt == nil && s.freeFallInterrupt == nil && s.motionInterrupt == nil)
         c.chipOrientation = false
         #expect(try settings(c).orientationInterrupt == nil)
+    }
+
+    @Test func aBMI160IsHandedItsAnyMotionLowGAndTapEnginesInTheDetectorsUnits() throws {
+        var c = MotionEventConfiguration()
+        c.chipMotion = true
+        c.chipFreeFall = true
+        c.chipTap = true
+        c.anyMotion.accelerationThreshold = 0.8
+        c.anyMotion.motionDuration = 0.05
+        c.freeFall.threshold = 0.25
+        c.freeFall.minimumDuration = 0.4
+        c.tap.threshold = 1.5
+        let s = try settings(c, chip: .bmi160)
+        #expect(s.motionInterrupt == MotionInterruptSettings(thresholdMS2: 0.8, duration: 0.05))
+        #expect(s.freeFallInterrupt == FreeFallInterruptSettings(thresholdG: 0.25, duration: 0.4))
+        #expect(s.tapInterrupt?.thresholdG == 1.5)
+        #expect(s.dataReadyInterrupt && s.orientationInterrupt == nil)
+        // The chip the manager drives takes exactly these engines (the BMI160 has no 6D engine).
+        #expect(IMUChipModel.bmi160.chipEngines == [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap])
     }
 
     @Test func withoutChipEventsNothingIsProgrammed() throws {

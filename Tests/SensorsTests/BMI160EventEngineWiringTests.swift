@@ -168,4 +168,42 @@ struct BMI160EventEngineWiringTests {
         #expect(fall?.time == 5.3)
         #expect(abs((fall?.duration ?? 0) - 0.49) < 1e-9)
     }
+
+    // MARK: I2CIMUSource: which engines a BMI160 may be given
+
+    static let line = DataReadyLine.Configuration(chip: "no-such-gpiochip", line: "1")
+
+    @Test func theSourceRefusesTheOrientationEngineOnABMI160NamingIt() {
+        let source = I2CIMUSource(bus: 9, address: 0x69, chip: .bmi160, dataReady: Self.line,
+                                  orientationInterrupt: OrientationInterruptSettings(thresholdDegrees: 60),
+                                  makeAdapter: { ScriptedBMI160() })
+        #expect {
+            _ = try source.start(requestedRate: 100)
+        } throws: { e in
+            (e as? SensorError)?.kind == .unsupported && "\(e)".contains("orientation engine an lsm6dsox")
+        }
+    }
+
+    @Test func theSourceHandsABMI160ItsMotionFreeFallAndTapEngines() {
+        let chip = ScriptedBMI160()
+        let source = I2CIMUSource(bus: 9, address: 0x69, chip: .bmi160, dataReady: Self.line,
+                                  motionInterrupt: Self.motion, freeFallInterrupt: Self.freeFall, tapInterrupt: Self.tap,
+                                  makeAdapter: { chip })
+        // Past the engine checks and `configure`; only the (absent) GPIO chip stops it.
+        #expect {
+            _ = try source.start(requestedRate: 100)
+        } throws: { e in
+            (e as? SensorError)?.kind == .notFound
+        }
+        #expect(chip.state.withLock { $0.registers[0x57] } == 0x35)        // INT2: low_g | anymotion | d_tap | s_tap
+    }
+
+    @Test func withoutADataReadyLineTheSourceRefusesTheBMI160sEngines() {
+        let source = I2CIMUSource(bus: 9, address: 0x69, chip: .bmi160, tapInterrupt: Self.tap, makeAdapter: { ScriptedBMI160() })
+        #expect {
+            _ = try source.start(requestedRate: 100)
+        } throws: { e in
+            (e as? SensorError)?.kind == .unsupported && "\(e)".contains("source.data_ready")
+        }
+    }
 }

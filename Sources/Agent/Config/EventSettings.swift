@@ -11,8 +11,8 @@ public struct EventSettings: Sendable, Equatable {
     /// order as `detectors.tiltThresholds`), `nil` for none.
     public var deviceClasses: [String?] = []
     /// `chip_motion`: who decides `motion` — the chip's own motion engine (`on`), the software
-    /// any-motion detector (`off`), or the chip when it can (`auto`: a direct-I2C MPU-6050 or LSM6DSOX with
-    /// `source.data_ready` and no FIFO). Resolved into `detectors.chipMotion` and
+    /// any-motion detector (`off`), or the chip when it can (`auto`: a direct-I2C MPU-6050, LSM6DSOX or BMI160
+    /// with `source.data_ready` and no FIFO). Resolved into `detectors.chipMotion` and
     /// `SourceSettings.chipMotionThresholdMS2` when the file is read.
     public var chipMotion = ChipMotionMode.auto
 
@@ -22,8 +22,8 @@ public struct EventSettings: Sendable, Equatable {
     }
 
     /// `chip_engines`: which of the chip's engines `chip_motion` applies to: `motion` (MPU-6050
-    /// motion detection, LSM6DSOX wake-up), `free_fall` and `tap` (tap and double tap; LSM6DSOX
-    /// only); nil (the key absent) = every engine the chip has. An engine left out, or one the
+    /// motion detection, LSM6DSOX wake-up, BMI160 any-motion), `free_fall` and `tap` (tap and
+    /// double tap; LSM6DSOX, BMI160 low-g and tap), `orientation` (LSM6DSOX 6D only); nil (the key absent) = every engine the chip has. An engine left out, or one the
     /// chip lacks, stays with the software detector; `chip_motion: on` with a listed engine the
     /// chip lacks is refused.
     public var chipEngines: Set<ChipEngine>?

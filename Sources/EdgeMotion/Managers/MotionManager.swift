@@ -74,7 +74,7 @@ public final class MotionManager: Sendable {
     /// timer paces them. Errors opening the bus arrive as `MotionError.sourceStartFailed`.
     ///
     /// `chipEvents`: program the chip's own engines (needs `dataReady`; MPU-6050 motion,
-    /// LSM6DSOX wake-up, free-fall, tap and 6D orientation) for the events this configuration hands
+    /// LSM6DSOX wake-up, free-fall, tap and 6D orientation, BMI160 any-motion, low-g and tap) for the events this configuration hands
     /// to the chip (`chipMotion`, `chipFreeFall`, `chipTap`, `chipOrientation`), in its detectors'
     /// units (the 6D faces are the chip's axes: use it with the chip mounted as the board); give the same
     /// configuration to `MotionEventManager`. An engine the chip lacks makes the start fail.

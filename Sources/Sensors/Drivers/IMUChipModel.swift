@@ -66,7 +66,7 @@ public struct IMUChipSettings: Sendable, Hashable {
     public var lowpassHz: Double?
     /// Enable the chip's data-ready interrupt output.
     public var dataReadyInterrupt: Bool
-    /// Program the chip's motion-detection engine onto the same INT pin (`IMUChipModel.hasMotionInterrupt`), or nil.
+    /// Program the chip's motion-detection engine (reported through the data-ready INT pin's edges, `IMUChipModel.hasMotionInterrupt`), or nil.
     public var motionInterrupt: MotionInterruptSettings?
     /// Program the chip's free-fall engine onto the INT pin (`IMUChipModel.chipEngines`), or nil.
     public var freeFallInterrupt: FreeFallInterruptSettings?
@@ -124,15 +124,17 @@ public protocol IMUChipDriver: AnyObject, Sendable {
 extension IMUChipModel {
     /// Whether EdgeMotion can program the chip's own motion engine onto its data-ready INT pin
     /// (`IMUChipSettings.motionInterrupt`, `MotionInterruptChip`): MPU-6050 motion detection,
-    /// LSM6DSOX wake-up.
-    public var hasMotionInterrupt: Bool { self == .mpu6050 || self == .lsm6dsox }
+    /// LSM6DSOX wake-up, BMI160 any-motion.
+    public var hasMotionInterrupt: Bool { chipEngines.contains(.chipMotion) }
 
     /// The chip event flags EdgeMotion can program the chip's own engines for: MPU-6050 motion;
-    /// LSM6DSOX wake-up (motion), free-fall, single and double tap, 6D orientation; none on the others.
+    /// LSM6DSOX wake-up (motion), free-fall, single and double tap, 6D orientation; BMI160
+    /// any-motion, low-g (free fall), single and double tap; none on the others.
     public var chipEngines: IMUSample.Flags {
         switch self {
         case .mpu6050: .chipMotion
         case .lsm6dsox: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap, .chipOrientation]
+        case .bmi160: [.chipMotion, .chipFreeFall, .chipTap, .chipDoubleTap]
         default: []
         }
     }

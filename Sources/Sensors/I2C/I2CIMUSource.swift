@@ -20,14 +20,15 @@ import Synchronization
 /// (`fifoOverflows`), the FIFO reset, the lost samples estimated from the time since the last burst
 /// and skipped in `sequence`.
 ///
-/// Chip motion engine (`motionInterrupt`, an MPU-6050 or LSM6DSOX with a data-ready line, not
-/// FIFO): the chip's motion detection shares the INT pin with data-ready, so on every edge its
-/// interrupt source (MPU-6050 INT_STATUS, LSM6DSOX WAKE_UP_SRC) is read once, before the sample
-/// burst (the read clears it); when it says motion (MOT_INT, WU_IA) the sample gets
-/// `IMUSample.Flags.chipMotion`. The LSM6DSOX's free-fall and tap engines (`freeFallInterrupt`,
-/// `tapInterrupt`) ride the same read (WAKE_UP_SRC and TAP_SRC in one 2-byte burst): FF_IA,
-/// SINGLE_TAP and DOUBLE_TAP set `.chipFreeFall`, `.chipTap`, `.chipDoubleTap`. One extra short
-/// read per sample, no allocation.
+/// Chip motion engine (`motionInterrupt`, an MPU-6050, LSM6DSOX or BMI160 with a data-ready line,
+/// not FIFO): on every edge the chip's interrupt source (MPU-6050 INT_STATUS, LSM6DSOX WAKE_UP_SRC,
+/// BMI160 INT_STATUS_0) is read once, before the sample burst; when it says motion (MOT_INT, WU_IA,
+/// anym) the sample gets `IMUSample.Flags.chipMotion`. The free-fall and tap engines
+/// (`freeFallInterrupt`, `tapInterrupt`: LSM6DSOX, BMI160) and the LSM6DSOX's 6D engine
+/// (`orientationInterrupt`) ride the same read (LSM6DSOX WAKE_UP_SRC, TAP_SRC, D6D_SRC in one
+/// burst; BMI160 INT_STATUS_0/1 in one 2-byte burst) and set `.chipFreeFall`, `.chipTap`,
+/// `.chipDoubleTap`, `.chipOrientation`. An engine the chip lacks makes `start` fail. One extra
+/// short read per sample, no allocation.
 public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     // @unchecked Sendable: the configuration is `let`s of Sendable types and `capabilities` is
     // computed from them only; the lost-sample counters are atomics. Every `var` (the bus, the
@@ -76,9 +77,10 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
     ///   - dataReady: the chip's INT pin on a GPIO line, or `nil` for timer pacing.
     ///   - fifo: read the chip's FIFO in bursts, or nil.
     ///   - makeAdapter: the i2c-dev interface under the bus (nil: open `/dev/i2c-N`); tests script a chip here.
-    ///   - motionInterrupt: program the chip's motion engine (MPU-6050 or LSM6DSOX with `dataReady`, no `fifo`), or nil.
+    ///   - motionInterrupt: program the chip's motion engine (MPU-6050, LSM6DSOX or BMI160 with `dataReady`, no `fifo`), or nil.
     ///   - freeFallInterrupt, tapInterrupt, orientationInterrupt: program the chip's free-fall /
-    ///     single+double-tap / 6D orientation engine (LSM6DSOX with `dataReady`, no `fifo`), or nil.
+    ///     single+double-tap (LSM6DSOX, BMI160) / 6D orientation (LSM6DSOX) engine, with `dataReady`
+    ///     and no `fifo`, or nil.
     public init(bus: Int, address: UInt16, chip: IMUChipModel, accelRangeG: Double = 4, gyroRangeDPS: Double = 500,
                 lowpassHz: Double? = nil, dataReady: DataReadyLine.Configuration? = nil, devicePath: String? = nil,
                 fifo: FIFOOptions? = nil, motionInterrupt: MotionInterruptSettings? = nil,
@@ -130,12 +132,15 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
         do {
             if settings.motionInterrupt != nil, !chip.hasMotionInterrupt || dataReady == nil || fifo != nil {
                 throw SensorError(.unsupported, subject: capabilities.name,
-                                  detail: "the chip motion engine needs an mpu6050 or lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
+                                  detail: "the chip motion engine needs an mpu6050, lsm6dsox or bmi160 with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
             }
-            if settings.freeFallInterrupt != nil || settings.tapInterrupt != nil || settings.orientationInterrupt != nil,
-               !chip.chipEngines.contains(.chipTap) || dataReady == nil || fifo != nil {
+            var asked = IMUSample.Flags()
+            if settings.freeFallInterrupt != nil { asked.insert(.chipFreeFall) }
+            if settings.tapInterrupt != nil { asked.insert(.chipTap) }
+            if settings.orientationInterrupt != nil { asked.insert(.chipOrientation) }
+            if !asked.isEmpty, !chip.chipEngines.isSuperset(of: asked) || dataReady == nil || fifo != nil {
                 throw SensorError(.unsupported, subject: capabilities.name,
-                                  detail: "the chip free-fall, tap and orientation engines need an lsm6dsox with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")
+                                  detail: "the chip free-fall and tap engines need an lsm6dsox or bmi160, the orientation engine an lsm6dsox, with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")
             }
             try driver.probe()
             var s = settings

@@ -3,13 +3,13 @@ import MotionCore
 
 extension AgentConfiguration {
     /// Why the chip's engines cannot decide events with this source, or nil when they can:
-    /// only a direct-I2C MPU-6050 or LSM6DSOX (`source.type: i2c`, `chip: mpu6050|lsm6dsox`) whose INT pin is wired
-    /// (`source.data_ready`) and read per sample (`source.i2c.fifo: false`). docs/events.md,
-    /// "Chip interrupt engines".
+    /// only a direct-I2C MPU-6050, LSM6DSOX or BMI160 (`source.type: i2c`, `chip: mpu6050|lsm6dsox|bmi160`)
+    /// whose INT pin is wired (`source.data_ready`) and read per sample (`source.i2c.fifo: false`).
+    /// docs/chip-engines.md.
     var chipMotionProblem: String? {
         if source.kind != .i2c { return "source.type is \(source.kind.rawValue); the chip engine needs source.type: i2c" }
         if !(IMUChipModel(rawValue: source.i2c.chip)?.hasMotionInterrupt ?? false) {
-            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine and the lsm6dsox's wake-up, free-fall, tap and 6D engines are supported"
+            return "source.i2c.chip is \(source.i2c.chip); only the mpu6050's motion engine, the lsm6dsox's wake-up, free-fall, tap and 6D engines and the bmi160's any-motion, low-g and tap engines are supported"
         }
         if source.dataReady == nil { return "the chip raises motion on its INT pin: set source.data_ready" }
         if source.i2c.fifo { return "source.i2c.fifo is on; the chip engine needs one interrupt-source read per data-ready edge (fifo: false)" }
@@ -40,7 +40,7 @@ extension AgentConfiguration {
     mutating func resolveChipMotion(with reader: inout ConfigReader) {
         let problem = chipMotionProblem
         if events.chipMotion == .on, let problem {
-            reader.report("events.chip_motion", "on needs a direct-I2C mpu6050 or lsm6dsox with an INT line: \(problem); use auto or off")
+            reader.report("events.chip_motion", "on needs a direct-I2C mpu6050, lsm6dsox or bmi160 with an INT line: \(problem); use auto or off")
         }
         let chip = IMUChipModel(rawValue: source.i2c.chip)
         let has = chip?.chipEngines ?? []
@@ -48,10 +48,12 @@ extension AgentConfiguration {
             reader.report("events.chip_engines", "orientation from the chip needs source.mount.accel_gyro: identity (the chip reports its faces on its own axes); leave orientation out of chip_engines or mount the chip as the board")
         }
         if events.chipMotion == .on, problem == nil, let chip, let listed = events.chipEngines {
-            let missing = listed.sorted().filter { !has.contains(Self.flag($0)) }.map(\.rawValue)
+            let missing = listed.sorted().filter { !has.contains(Self.flag($0)) }
             if !missing.isEmpty {
                 let one = missing.count == 1
-                reader.report("events.chip_engines", "chip_motion: on needs the \(chip.rawValue)'s \(missing.joined(separator: " and ")) engine\(one ? "" : "s"), which it does not have (lsm6dsox only); leave \(one ? "it" : "them") out of chip_engines or use chip_motion: auto")
+                // The chips that have every missing engine (the lsm6dsox for orientation, it or the bmi160 for free_fall and tap).
+                let haveThem = IMUChipModel.allCases.filter { m in missing.allSatisfy { m.chipEngines.contains(Self.flag($0)) } }
+                reader.report("events.chip_engines", "chip_motion: on needs the \(chip.rawValue)'s \(missing.map(\.rawValue).joined(separator: " and ")) engine\(one ? "" : "s"), which it does not have (\(haveThem.map(\.rawValue).joined(separator: ", ")) only); leave \(one ? "it" : "them") out of chip_engines or use chip_motion: auto")
             }
         }
         let chipCan = events.enabled && problem == nil && events.chipMotion != .off
