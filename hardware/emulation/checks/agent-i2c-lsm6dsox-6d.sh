@@ -13,45 +13,22 @@
 #   d: 0x48 again (the face held) on 1 edge, then 0x08: none;
 #   e: 0x40 (D6D_IA, no single position bit) on 1 edge, then 0x00: none;
 #   f: TAP_SRC = 0x60 (TAP_IA | SINGLE_TAP) on 1 edge: 1 tap, no orientation (the burst's 2nd byte).
-# What it cannot check (nothing computes a position, no clear-on-read, no LPF2): docs/events.md.
+# What it cannot check (nothing computes a position, no clear-on-read, no LPF2): docs/chip-engines.md.
 # Exit 0 pass, 77 skip, else fail.
-set -u
-BIN=${EDGEMOTION_BIN:?}
-PORT=18837
-PULL=${EDGEMOTION_VM_GPIO_PULL:?}
-command -v mosquitto >/dev/null || { echo "mosquitto not installed"; exit 77; }
-command -v i2cget >/dev/null || { echo "i2c-tools not installed"; exit 77; }
-mosquitto -p $PORT >/tmp/sixd-broker.log 2>&1 &
-broker=$!
-sub=""; agent=""
-trap 'kill $broker $sub $agent 2>/dev/null' EXIT
-for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
-mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/events/motion' -t 'edgemotion/vm/marker' -v -W 55 >/tmp/sixd-sub.txt 2>/dev/null &
-sub=$!
-sleep 1
-I2CBUS=${EDGEMOTION_VM_I2C_BUS:-0}
-A=0x6b
+NAME=sixd PORT=18837 A=0x6b
+source "$(dirname "$0")/lib/chip-check.sh"
 REGS="0x0d 0x17 0x1b 0x1c 0x1d 0x56 0x57 0x58 0x59 0x5a 0x5b 0x5c 0x5d 0x5e"
+chip_check_restore() { for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done; }
+chip_check_broker 55
 i2cset -y "$I2CBUS" $A 0x0f 0x6c b
-for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
-{ cat config/i2c-vm-lsm6dsox-6d.yaml; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
-"$BIN/edgemotion" run --config "$config" --broker mqtt://127.0.0.1:$PORT \
-  --device-id vm --duration 30 >/tmp/sixd-agent.log 2>&1 &
-agent=$!
-for i in $(seq 1 150); do grep -q 'event=running' /tmp/sixd-agent.log && break; sleep 0.1; done
-sleep 0.5
-fail() { echo "FAIL: $*"; cat /tmp/sixd-agent.log; exit 1; }
-rd() { i2cget -y "$I2CBUS" $A "$1" b; }
-expect() { local v; v=$(rd "$1"); echo "$2=$v"; [ "$v" = "$3" ] || fail "$2 is $v, expected $3 ($4)"; }
+chip_check_restore
+chip_check_agent config/i2c-vm-lsm6dsox-6d.yaml 30
 expect 0x59 TAP_THS_6D 0x50 "SIXD_THS 2 (60°) << 5 | TAP_THS_Z 16"
 expect 0x5e MD1_CFG 0x4c "INT1_SINGLE_TAP | INT1_DOUBLE_TAP | INT1_6D"
 expect 0x17 CTRL8_XL 0x01 "LOW_PASS_ON_6D"
 expect 0x58 TAP_CFG2 0x90 "INTERRUPTS_ENABLE | TAP_THS_Y 16"
 expect 0x0d INT1_CTRL 0x01 "INT1_DRDY_XL"
-grep -q 'chip_engines=tap, orientation\|chip_engines="tap, orientation"' /tmp/sixd-agent.log || fail "the started line does not say chip_engines: tap, orientation"
-edges() { for i in $(seq 1 "$1"); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done; }
-marker() { sleep 1; mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/vm/marker -m "$1"; sleep 0.5; }
+grep -q 'chip_engines=tap, orientation\|chip_engines="tap, orientation"' "$AGENT_LOG" || fail "the started line does not say chip_engines: tap, orientation"
 d6d() { i2cset -y "$I2CBUS" $A 0x1d "$1" b; }
 d6d 0x20; edges 10                                  # a
 marker b; d6d 0x60; edges 1; d6d 0x20; edges 10
@@ -59,18 +36,11 @@ marker c; d6d 0x48; edges 1; d6d 0x08; edges 10
 marker d; d6d 0x48; edges 1; d6d 0x08; edges 10
 marker e; d6d 0x40; edges 1; d6d 0x00; edges 10
 marker f; i2cset -y "$I2CBUS" $A 0x1c 0x60 b; edges 1; i2cset -y "$I2CBUS" $A 0x1c 0x00 b; edges 5
-wait $agent
-rc=$?
-agent=""
-sleep 0.5
-for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-kill $sub 2>/dev/null
-cat /tmp/sixd-agent.log
-[ $rc = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
-python3 "$(dirname "$0")/lib/event-phases.py" /tmp/sixd-sub.txt \
+chip_check_end
+python3 "$(dirname "$0")/lib/event-phases.py" "$SUB_TXT" \
   a=orientation:0,tap:0 b=orientation:1,tap:0 c=orientation:1,tap:0 d=orientation:0 e=orientation:0 f=tap:1,orientation:0 || exit 1
 # The faces, in order: face_up from unknown, then portrait from face_up.
-python3 - /tmp/sixd-sub.txt <<'PY'
+python3 - "$SUB_TXT" <<'PY'
 import json, sys
 faces = []
 for line in open(sys.argv[1], encoding="utf-8"):

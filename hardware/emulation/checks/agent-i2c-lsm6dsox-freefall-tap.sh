@@ -10,37 +10,16 @@
 #      so each edge is one latched tap), no double_tap;
 #   c: TAP_SRC = 0x50 (TAP_IA | DOUBLE_TAP) on 1 edge: 1 double_tap, no tap;
 #   d: WAKE_UP_SRC = 0x20 (FF_IA) on 5 edges, then 0x00: 1 free_fall (one fall, sent when it ends).
-# What it cannot check (nothing computes a tap or a fall, no clear-on-read): docs/events.md.
+# What it cannot check (nothing computes a tap or a fall, no clear-on-read): docs/chip-engines.md.
 # Exit 0 pass, 77 skip, else fail.
-set -u
-BIN=${EDGEMOTION_BIN:?}
-PORT=18836
-PULL=${EDGEMOTION_VM_GPIO_PULL:?}
-command -v mosquitto >/dev/null || { echo "mosquitto not installed"; exit 77; }
-command -v i2cget >/dev/null || { echo "i2c-tools not installed"; exit 77; }
-mosquitto -p $PORT >/tmp/fftap-broker.log 2>&1 &
-broker=$!
-sub=""; agent=""
-trap 'kill $broker $sub $agent 2>/dev/null' EXIT
-for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
-mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/events/motion' -t 'edgemotion/vm/marker' -v -W 45 >/tmp/fftap-sub.txt 2>/dev/null &
-sub=$!
-sleep 1
-I2CBUS=${EDGEMOTION_VM_I2C_BUS:-0}
-A=0x6b
+NAME=fftap PORT=18836 A=0x6b
+source "$(dirname "$0")/lib/chip-check.sh"
 REGS="0x0d 0x1b 0x1c 0x56 0x57 0x58 0x59 0x5a 0x5b 0x5c 0x5d 0x5e"
+chip_check_restore() { for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done; }
+chip_check_broker 45
 i2cset -y "$I2CBUS" $A 0x0f 0x6c b
-for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
-{ cat config/i2c-vm-lsm6dsox-freefall-tap.yaml; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
-"$BIN/edgemotion" run --config "$config" --broker mqtt://127.0.0.1:$PORT \
-  --device-id vm --duration 20 >/tmp/fftap-agent.log 2>&1 &
-agent=$!
-for i in $(seq 1 150); do grep -q 'event=running' /tmp/fftap-agent.log && break; sleep 0.1; done
-sleep 0.5
-fail() { echo "FAIL: $*"; cat /tmp/fftap-agent.log; exit 1; }
-rd() { i2cget -y "$I2CBUS" $A "$1" b; }
-expect() { local v; v=$(rd "$1"); echo "$2=$v"; [ "$v" = "$3" ] || fail "$2 is $v, expected $3 ($4)"; }
+chip_check_restore
+chip_check_agent config/i2c-vm-lsm6dsox-freefall-tap.yaml 20
 expect 0x5d FREE_FALL 0x1b "FF_DUR 3 << 3 | FF_THS 3"
 expect 0x5c WAKE_UP_DUR 0x00 "no wake-up, FF_DUR5 0"
 expect 0x5b WAKE_UP_THS 0x80 "SINGLE_DOUBLE_TAP, no WK_THS"
@@ -51,20 +30,11 @@ expect 0x59 TAP_THS_6D 0x10 "TAP_THS_Z 16"
 expect 0x5a INT_DUR2 0x10 "DUR 1, QUIET 0, SHOCK 0"
 expect 0x5e MD1_CFG 0x58 "INT1_SINGLE_TAP | INT1_FF | INT1_DOUBLE_TAP"
 expect 0x0d INT1_CTRL 0x01 "INT1_DRDY_XL"
-grep -q 'chip_engines=free_fall, tap\|chip_engines="free_fall, tap"' /tmp/fftap-agent.log || fail "the started line does not say chip_engines: free_fall, tap"
-edges() { for i in $(seq 1 "$1"); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done; }
-marker() { sleep 1; mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/vm/marker -m "$1"; sleep 0.5; }
+grep -q 'chip_engines=free_fall, tap\|chip_engines="free_fall, tap"' "$AGENT_LOG" || fail "the started line does not say chip_engines: free_fall, tap"
 edges 20                                            # a
 marker b; i2cset -y "$I2CBUS" $A 0x1c 0x60 b; edges 3; i2cset -y "$I2CBUS" $A 0x1c 0x00 b; edges 5
 marker c; i2cset -y "$I2CBUS" $A 0x1c 0x50 b; edges 1; i2cset -y "$I2CBUS" $A 0x1c 0x00 b; edges 5
 marker d; i2cset -y "$I2CBUS" $A 0x1b 0x20 b; edges 5; i2cset -y "$I2CBUS" $A 0x1b 0x00 b; edges 5
-wait $agent
-rc=$?
-agent=""
-sleep 0.5
-for r in $REGS; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-kill $sub 2>/dev/null
-cat /tmp/fftap-agent.log
-[ $rc = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
-python3 "$(dirname "$0")/lib/event-phases.py" /tmp/fftap-sub.txt \
+chip_check_end
+python3 "$(dirname "$0")/lib/event-phases.py" "$SUB_TXT" \
   a=free_fall:0,tap:0,double_tap:0 b=tap:3,double_tap:0,free_fall:0 c=double_tap:1,tap:0,free_fall:0 d=free_fall:1,tap:0,double_tap:0

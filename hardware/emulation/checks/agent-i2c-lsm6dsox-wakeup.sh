@@ -5,38 +5,18 @@
 # INT1_CTRL (read back with i2cget), that edges with WAKE_UP_SRC = 0x00 (data ready only) give no
 # `motion` event, and that edges with WAKE_UP_SRC = 0x08 (WU_IA) give one `motion` event with
 # "source":"chip". What it cannot check (the stub is a plain register file, WAKE_UP_SRC is not
-# cleared by the read, nothing computes a wake-up): docs/events.md, Chip interrupt engines.
+# cleared by the read, nothing computes a wake-up): docs/chip-engines.md.
 # Exit 0 pass, 77 skip, else fail.
-set -u
-BIN=${EDGEMOTION_BIN:?}
-PORT=18835
-PULL=${EDGEMOTION_VM_GPIO_PULL:?}
-command -v mosquitto >/dev/null || { echo "mosquitto not installed"; exit 77; }
-command -v i2cget >/dev/null || { echo "i2c-tools not installed"; exit 77; }
-mosquitto -p $PORT >/tmp/wakeup-broker.log 2>&1 &
-broker=$!
-sub=""; pulser=""; agent=""
-trap 'kill $broker $sub $pulser $agent 2>/dev/null' EXIT
-for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
-mosquitto_sub -h 127.0.0.1 -p $PORT -t 'edgemotion/vm/events/motion' -t 'edgemotion/vm/marker' -v -W 40 >/tmp/wakeup-sub.txt 2>/dev/null &
-sub=$!
-sleep 1
+NAME=wakeup PORT=18835 A=0x6b
+source "$(dirname "$0")/lib/chip-check.sh"
+chip_check_restore() { for r in 0x1b 0x56 0x58 0x5b 0x5c 0x5e; do i2cset -y "$I2CBUS" $A $r 0x00 b; done; }
+chip_check_broker 40
 # The LSM6DSOX identity, the wake-up registers cleared (so the read-back proves the agent wrote
 # them) and WAKE_UP_SRC = no wake-up. The sample registers keep the fixture's preload.
-I2CBUS=${EDGEMOTION_VM_I2C_BUS:-0}
-A=0x6b
 i2cset -y "$I2CBUS" $A 0x0f 0x6c b
 for r in 0x0d 0x1b 0x56 0x58 0x5b 0x5c 0x5e; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
-{ cat config/i2c-vm-lsm6dsox-motion.yaml; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
-"$BIN/edgemotion" run --config "$config" --broker mqtt://127.0.0.1:$PORT \
-  --device-id vm --duration 16 >/tmp/wakeup-agent.log 2>&1 &
-agent=$!
-for i in $(seq 1 150); do grep -q 'event=running' /tmp/wakeup-agent.log && break; sleep 0.1; done
-sleep 0.5
-fail() { echo "FAIL: $*"; cat /tmp/wakeup-agent.log; exit 1; }
+chip_check_agent config/i2c-vm-lsm6dsox-motion.yaml 16
 # Register read-back (values written by hand from the data sheet's LSB, see the config's comment).
-rd() { i2cget -y "$I2CBUS" $A "$1" b; }
 ths=$(rd 0x5b); dur=$(rd 0x5c); cfg0=$(rd 0x56); cfg2=$(rd 0x58); md1=$(rd 0x5e); int1=$(rd 0x0d)
 echo "WAKE_UP_THS=$ths WAKE_UP_DUR=$dur TAP_CFG0=$cfg0 TAP_CFG2=$cfg2 MD1_CFG=$md1 INT1_CTRL=$int1"
 [ "$ths" = 0x0d ] || fail "WAKE_UP_THS is $ths, expected 0x0d (1.0 m/s² = 102 mg at ±2 g/2^8 = 7.8125 mg/LSB → 13)"
@@ -46,19 +26,12 @@ echo "WAKE_UP_THS=$ths WAKE_UP_DUR=$dur TAP_CFG0=$cfg0 TAP_CFG2=$cfg2 MD1_CFG=$m
 [ "$md1" = 0x20 ] || fail "MD1_CFG is $md1, expected 0x20 (INT1_WU)"
 [ "$int1" = 0x01 ] || fail "INT1_CTRL is $int1, expected 0x01 (INT1_DRDY_XL)"
 # Phase A: 20 edges at 10 Hz with data ready only.
-for i in $(seq 1 20); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done
+edges 20
 sleep 2
 mosquitto_pub -h 127.0.0.1 -p $PORT -t edgemotion/vm/marker -m phase-b
 sleep 0.5
 # Phase B: WU_IA set (the stub keeps it: no clear-on-read).
 i2cset -y "$I2CBUS" $A 0x1b 0x08 b
-for i in $(seq 1 20); do echo pull-up > "$PULL"; echo pull-down > "$PULL"; sleep 0.1; done
-wait $agent
-rc=$?
-agent=""
-sleep 0.5
-for r in 0x1b 0x56 0x58 0x5b 0x5c 0x5e; do i2cset -y "$I2CBUS" $A $r 0x00 b; done
-kill $sub 2>/dev/null
-cat /tmp/wakeup-agent.log
-[ $rc = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
-python3 "$(dirname "$0")/lib/motion-phases.py" /tmp/wakeup-sub.txt "WAKE_UP_SRC 0x00" "WAKE_UP_SRC 0x08" WAKE_UP_SRC WU_IA
+edges 20
+chip_check_end
+python3 "$(dirname "$0")/lib/motion-phases.py" "$SUB_TXT" "WAKE_UP_SRC 0x00" "WAKE_UP_SRC 0x08" WAKE_UP_SRC WU_IA
