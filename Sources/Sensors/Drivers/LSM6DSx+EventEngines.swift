@@ -23,7 +23,7 @@ import MotionCore
 // WK_THS 1 LSB = FS_XL/2^6, or FS_XL/2^8 with WAKE_THS_W (lsm6dso_reg.h `lsm6dso_wake_ths_w_t`);
 // WAKE_DUR and FF_DUR 1 LSB = 1 ODR time; TAP_THS_X/Y/Z 1 LSB = FS_XL/2^5; SHOCK 0 = 4 ODR times,
 // else 8 ODR times per LSB; QUIET 0 = 2 ODR times, else 4 per LSB; DUR 0 = 16 ODR times, else 32
-// per LSB. The tap weights could not be read here from DS13092 itself: docs/events.md says so.
+// per LSB. The tap weights could not be read here from DS13092 itself: docs/chip-engines.md says so.
 //
 // Interrupts are latched (LIR) and cleared by reading their source register (INT_CLR_ON_RD), so
 // an event between two data-ready edges is not lost; WAKE_UP_SRC, TAP_SRC and D6D_SRC are read in
