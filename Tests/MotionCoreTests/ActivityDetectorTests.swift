@@ -79,6 +79,26 @@ struct ActivityDetectorTests {
         #expect(events.last?.walking == true, "rate \(rate) Hz: \(events.map(\.flagNames))")
     }
 
+    /// A still device with every 5th reading a dropout of exactly (0, 0, 0) — what a failed bus read
+    /// or a recorder's zero fill gives (dsa p1's stair recordings have a 1 s zero fill every 5 s). A
+    /// device at rest reads gravity, 9.81 m/s², so it is stationary; read as data, the zeros would
+    /// make |f| jump by 9.81 m/s² (std ≈ 9.81·√(0.2·0.8) ≈ 3.9 m/s², more than a walk) and the
+    /// window mean |f| fall to ≈ 7.8 m/s². 60 s at 50 Hz = 3000 samples, 600 of them dropouts.
+    @Test func zeroReadingDropoutsAreSkippedNotClassified() {
+        let detector = ActivityDetector()
+        var signal = SyntheticRecording(rate: 50)
+        var events: [MotionActivity] = []
+        var i = 0
+        signal.generate(.stationary(noise: 0.02), duration: 60) { t, f, _ in
+            i += 1
+            let reading = i % 5 == 0 ? Vector3.zero : f
+            if let e = detector.update(time: t, specificForce: reading, rotationRate: nil) { events.append(e) }
+        }
+        #expect(events.map(\.primary) == [.stationary], "\(events.map(\.flagNames))")
+        #expect(detector.zeroReadingsSkipped == 600)
+        #expect(detector.inputProblem == nil)
+    }
+
     @Test(arguments: [2.0, 5.0, 7.0])
     func aSourceSlowerThanTenHertzIsReportedAndNotClassified(rate: Double) {
         let detector = ActivityDetector()

@@ -155,6 +155,8 @@ enum ActivityConfigFile {
         ("minimumGaitStd", \.minimumGaitStd), ("gaitEndMaximumStd", \.gaitEndMaximumStd),
         ("cyclingMaximumKurtosis", \.cyclingMaximumKurtosis), ("cyclingImpactMinimumStd", \.cyclingImpactMinimumStd),
         ("unknownBelowProbability", \.unknownBelowProbability),
+        ("cyclingSeatedGyroPeriodicity", \.cyclingSeatedGyroPeriodicity),
+        ("cyclingSeatedMinimumGyroRMS", \.cyclingSeatedMinimumGyroRMS), ("cyclingSeatedMaximumStd", \.cyclingSeatedMaximumStd),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

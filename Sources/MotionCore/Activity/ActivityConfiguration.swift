@@ -68,6 +68,20 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// keeps sensor noise, whose kurtosis is 3, from counting as impacts.
     public var cyclingMaximumKurtosis: Double = 2.6
     public var cyclingImpactMinimumStd: Double = 1.0
+    /// Seated pedalling seen from the torso (chest, jacket, bag strap): the body rocks at the pedal
+    /// cadence but barely rotates (rms 0.3–0.6 rad/s, below `cyclingMinimumGyroRMS`) and carries no
+    /// gait bounce. A window whose rotation rate is clearly periodic (autocorrelation ≥
+    /// `cyclingSeatedGyroPeriodicity`, the stream layer's "clearly periodic" 0.5) in
+    /// `cyclingCadenceRange`, with rms ≥ `cyclingSeatedMinimumGyroRMS` rad/s (≈ 11 °/s; a device at
+    /// rest reads 0.01–0.05) while |f| std stays below `cyclingSeatedMaximumStd` m/s² is cycling.
+    /// Physics of the std bound: every step lifts and drops the body's centre of mass by ~4 cm at
+    /// ~1.8 steps/s, a vertical acceleration of ±(0.04/2)·(2π·1.8)² ≈ ±2.6 m/s² (std ≈ 1.8), so a
+    /// walk or run never stays below 0.8 (the dev walking windows: 1st percentile 1.0 m/s²);
+    /// a seated rider's torso does. On dsa (p1–p4) it fires on 54–89 % of each person's chest
+    /// exercise-bike windows, on none of their other windows (chest or knee) and on 1.1 % of the car's.
+    public var cyclingSeatedGyroPeriodicity: Double = 0.5
+    public var cyclingSeatedMinimumGyroRMS: Double = 0.2
+    public var cyclingSeatedMaximumStd: Double = 0.8
 
     /// Running rule (hand-set, physical): a periodic gait (periodicity ≥ `gaitPeriodicity`) at
     /// ≥ `runningCadence` steps/s with |f| std ≥ `runningMinimumStd` m/s² is running, whatever its

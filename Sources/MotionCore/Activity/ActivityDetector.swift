@@ -28,6 +28,12 @@ public final class ActivityDetector {
     /// Why decisions are being withheld (input too slow, or without gravity), `nil` when the input
     /// is usable. Checked at every decision hop.
     public private(set) var inputProblem: ActivityInputProblem?
+    /// Source samples skipped because their specific force was exactly (0, 0, 0) — not a reading:
+    /// an accelerometer in a gravity field never reports that (at rest it reads ≈ 9.81 m/s²; in
+    /// free fall its noise and offset still leave a few LSB on some axis), but a failed bus read, a
+    /// FIFO underrun or a recorder's dropout fill does. Such a sample is left out as if it had not
+    /// arrived: a run of them longer than `maximumGap` restarts the window like any gap.
+    public private(set) var zeroReadingsSkipped = 0
     /// Source samples since the last rate check, and the source time of that check.
     private var sourceSamples = 0
     private var rateCheckTime = Double.nan
@@ -54,8 +60,13 @@ public final class ActivityDetector {
 
     /// Feeds one raw sample: `time` in seconds (monotonic), specific force in m/s² (sensor frame,
     /// +g up at rest), rotation rate in rad/s or `nil` without a gyroscope. Returns the new
-    /// activity when it changed.
+    /// activity when it changed. A specific force of exactly (0, 0, 0) is a dropout, not a reading,
+    /// and is skipped (`zeroReadingsSkipped`).
     public func update(time: Double, specificForce: Vector3, rotationRate: Vector3?) -> MotionActivity? {
+        if specificForce.x == 0 && specificForce.y == 0 && specificForce.z == 0 {
+            zeroReadingsSkipped &+= 1
+            return nil
+        }
         var changed: MotionActivity?
         sourceSamples += 1
         resampler.add(time: time, specificForce: specificForce, rotationRate: rotationRate) { s in
@@ -88,6 +99,7 @@ public final class ActivityDetector {
         sourceSamples = 0
         rateCheckTime = .nan
         inputProblem = nil
+        zeroReadingsSkipped = 0
     }
 
     private func internalSample(_ s: ActivityResampler.Output) -> MotionActivity? {
@@ -145,14 +157,15 @@ public final class ActivityDetector {
             if now.running { p.running += p.stationary } else { p.walking += p.stationary }
             p.stationary = 0
         }
-        if isPedalling(features) {
+        let pedalling = isPedalling(features)
+        if pedalling {
             p.scale(by: 0.1)
             p.cycling = 0.9
         }
         decisionCount += 1
         lastDecision = Decision(time: s.time, features: features, probabilities: p)
         let turning = features.gyroscopeAvailable && features.gyroRMS >= configuration.cyclingMinimumGyroRMS
-        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning
+        let quietNow = features.logStdNewerHalf < (configuration.minimumGaitStd + 0.001).log && !turning && !pedalling
         if quietNow {
             // The last half window is quiet: no gait now, whatever the older half held.
             p.stationary += p.walking + p.running + p.cycling + p.unknown
@@ -173,11 +186,22 @@ public final class ActivityDetector {
     /// that same cadence (or not periodically) rather than twice per leg swing as in walking and running.
     private func isPedalling(_ f: ActivityFeatures) -> Bool {
         let c = configuration
+        if isSeatedPedalling(f) { return true }
         guard f.gyroscopeAvailable, f.gyroRMS >= c.cyclingMinimumGyroRMS, f.gyroPeriodicity >= c.cyclingGyroPeriodicity,
               c.cyclingCadenceRange.contains(f.gyroCadence), f.gyroCadence > 0 else { return false }
         if f.magnitudeKurtosis >= c.cyclingMaximumKurtosis,
            f.logStdMagnitude >= (c.cyclingImpactMinimumStd + 0.001).log { return false }
         return f.periodicity < c.gaitPeriodicity || c.cyclingCadenceRatio.contains(f.cadence / f.gyroCadence)
+    }
+
+    /// Pedalling seen from the torso: a clearly periodic, gentle rotation at pedal cadence with
+    /// less |f| variation than any walk's bounce (`cyclingSeatedMaximumStd`).
+    private func isSeatedPedalling(_ f: ActivityFeatures) -> Bool {
+        let c = configuration
+        return f.gyroscopeAvailable && f.gyroRMS >= c.cyclingSeatedMinimumGyroRMS
+            && f.gyroPeriodicity >= c.cyclingSeatedGyroPeriodicity && f.gyroCadence > 0
+            && c.cyclingCadenceRange.contains(f.gyroCadence)
+            && f.logStdMagnitude < (c.cyclingSeatedMaximumStd + 0.001).log
     }
 
     /// A periodic gait whose step rate only running reaches.
