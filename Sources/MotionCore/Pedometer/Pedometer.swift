@@ -8,7 +8,13 @@ import Glibc
 /// Steps: |f| (orientation-free) is resampled to `internalRate`, band-passed (`lowCutoff`–`highCutoff`,
 /// two biquads) and each positive peak that reaches an adaptive threshold (a fraction of the recent
 /// peak amplitude, never below `minimumPeak`) after the signal went below zero, at least
-/// `minimumStepInterval` after the previous one, is a step candidate. A walk is confirmed after
+/// `minimumStepInterval` after the previous one, is a step candidate; during a walk a peak sooner
+/// than `secondBumpFraction` of the walk's step period after the last step (nearer to it than to
+/// the next) is a second bump of that step and is skipped, unless its interval repeats the one a
+/// stride earlier (within `regularity`: the short step of an asymmetric gait); and, while the last
+/// two intervals agree within `regularity`, a peak within `expectedStepTolerance` of one step period
+/// after the last step needs only `expectedStepFraction` of the threshold (a gentle step where the
+/// walk's rhythm puts the next one). A walk is confirmed after
 /// `confirmationSteps` regular candidates spaced at most `maximumStepInterval` apart (each interval
 /// within `regularity` of the previous one or of the one before it: left and right steps of a
 /// pocket or a swinging hand often differ, the stride does not); those are counted retroactively
@@ -42,6 +48,9 @@ public struct Pedometer: Sendable {
     private var firstPending = 0.0
     private var walking = false
     private var cadence = 0.0
+    /// Mean step interval of the walk, s (EMA of the intervals; not 1 / cadence, whose EMA of
+    /// 1 / interval leans towards the short intervals when bumps split steps).
+    private var period = 0.0
     private var activeTime = 0.0
     private var startDate: Double?
     private var endDate = 0.0
@@ -161,9 +170,27 @@ public struct Pedometer: Sendable {
         var event: PedometerEvent?
         if y < 0 { armed = true }
         // y1 is a local maximum: a peak at t1.
-        if y1 > y2, y1 >= y, armed {
+        if y1 > y2, y1 >= y, armed, t1 - lastCandidate >= c.minimumStepInterval {
             let threshold = Swift.max(c.minimumPeak, c.relativeThreshold * amplitude)
-            if y1 >= threshold, t1 - lastCandidate >= c.minimumStepInterval {
+            let interval = t1 - lastCandidate
+            var accept = false
+            if y1 >= threshold {
+                if walking, interval < c.secondBumpFraction * period,
+                   abs(interval - intervalBefore) > c.regularity * intervalBefore {
+                    // Nearer the last step than the next one, and not the short step of an
+                    // asymmetric gait (which repeats one stride later): a second bump of this step.
+                    armed = false
+                } else {
+                    accept = true
+                }
+            } else if walking, abs(interval - period) <= c.expectedStepTolerance * period,
+                      abs(lastInterval - intervalBefore) <= c.regularity * intervalBefore,
+                      y1 >= c.expectedStepFraction * threshold {
+                // A gentle step just where an even rhythm (the last two intervals alike, so not an
+                // asymmetric gait, whose long interval holds ringing there) puts the next one.
+                accept = true
+            }
+            if accept {
                 event = candidate(at: t1)
                 amplitude = amplitude == 0 ? y1 : 0.8 * amplitude + 0.2 * y1
                 armed = false
@@ -198,6 +225,9 @@ public struct Pedometer: Sendable {
         }
         if walking {
             cadence = 0.7 * cadence + 0.3 / interval
+            period = 0.7 * period + 0.3 * interval
+            intervalBefore = lastInterval
+            lastInterval = interval
             _ = credit(1, first: t, duration: interval, at: t)
             return nil
         }
@@ -215,6 +245,7 @@ public struct Pedometer: Sendable {
         lastInterval = interval
         pending += 1
         cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval
+        period = pending == 2 ? interval : 0.7 * period + 0.3 * interval
         guard pending >= c.confirmationSteps else { return nil }
         walking = true
         let counted = credit(pending, first: firstPending, duration: t - firstPending, at: t)

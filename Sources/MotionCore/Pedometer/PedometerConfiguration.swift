@@ -23,6 +23,21 @@ public struct PedometerConfiguration: Sendable, Hashable {
     /// Largest relative change of a step interval against the previous one or the one before it
     /// while a walk is being confirmed (cross-validated on oxford_steps, see docs/activity.md).
     public var regularity: Double = 0.4
+    /// During a walk, a peak sooner than this fraction of the walk's step period (EMA of its step
+    /// intervals, s) after the last step is a second bump of that step, not a step (0: off), unless
+    /// its interval repeats, within `regularity`, the interval one stride earlier (the short step
+    /// of an asymmetric gait: a knee or a pocket). 0.5: a peak nearer the last step than the next
+    /// one belongs to it (a hand-held phone at a slow cadence bounces once more within each step).
+    /// On against off cross-validated on oxford_steps, see docs/activity.md.
+    public var secondBumpFraction: Double = 0.5
+    /// During a walk whose last two step intervals agree within `regularity`, a peak within
+    /// `expectedStepTolerance` × the walk's step period of one step period after the last step
+    /// (where its rhythm puts the next step) needs only this fraction of the threshold
+    /// (`minimumPeak`, `relativeThreshold`): a gentle step of a steady walk (1: off).
+    /// Cross-validated on oxford_steps, see docs/activity.md.
+    public var expectedStepFraction: Double = 0.5
+    /// Relative window of `expectedStepFraction` around one step period (0: off).
+    public var expectedStepTolerance: Double = 0.15
     /// Longest stretch of steps (s) held while the gait gate is closed, waiting for the activity
     /// detector to confirm walking or running (its delay is ~5–10 s); older held steps are dropped.
     public var gateHoldTime: Double = 15
