@@ -270,6 +270,30 @@ final class ManualClock: Sendable {
         outbox.stop()
     }
 
+    @Test func afterATransientPublishFailureSendingPausesThenResumesOnTheClock() throws {
+        // The pause after a transient failure (out of memory here) is read off the outbox's
+        // clock; with no pause set the clock is not consulted. The event must not be retried at
+        // once nor 100 ms later (a retry per wake-up would spin), and must go out once the clock
+        // has moved on by a second, far beyond "shortly".
+        let clock = ManualClock()
+        let outbox = try makeOutbox(clock: clock)
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        transport.failNextPublish(with: MQTTError(.outOfMemory, context: "test"))
+        outbox.enqueueEvent(topic: "d/events/shock", payload: [1])
+        outbox.pumpOnce()
+        #expect(transport.published.isEmpty)
+        outbox.pumpOnce()
+        #expect(transport.published.isEmpty, "retried with no time passed")
+        clock.advance(milliseconds: 100)
+        outbox.pumpOnce()
+        #expect(transport.published.isEmpty, "retried 100 ms after the failure")
+        clock.advance(milliseconds: 900)
+        outbox.pumpOnce()
+        #expect(transport.published.map(\.topic) == ["d/events/shock"])
+        outbox.stop()
+    }
+
     private func counts(produced: Int = 0, published: Int = 0, acknowledged: Int = 0, dropped: [OutboxDropReason: Int] = [:]) -> OutboxTopicCounts {
         var c = OutboxTopicCounts()
         c.produced = produced

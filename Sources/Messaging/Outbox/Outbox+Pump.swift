@@ -41,7 +41,7 @@ extension Outbox {
         state.withLock { st in
             if !st.incomingEvents.isEmpty || !st.acknowledgedEventIDs.isEmpty { return true }
             guard st.connected, st.client != nil, st.inflight.count < settings.inflightWindow,
-                  clock.nowNanos() >= st.pausedUntilNanos else { return false }
+                  st.pausedUntilNanos == 0 || clock.nowNanos() >= st.pausedUntilNanos else { return false }
             return !st.pendingEvents.isEmpty || !st.states.isEmpty || st.streamHead < st.streams.count
         }
     }

@@ -79,7 +79,8 @@ public final class Outbox: Sendable {
         var streamTopics: [String] = []
         var stopping = false
         var lastRefusalLogNanos: UInt64 = 0
-        /// After a transient publish failure, sending pauses until this monotonic time.
+        /// After a transient publish failure, sending pauses until this monotonic time (ns; 0: no
+        /// pause since the last connect, and then the clock is not read).
         var pausedUntilNanos: UInt64 = 0
         /// The message the pump is publishing right now (taken out of its queue, not yet in flight).
         var inHand: Item?

@@ -125,12 +125,19 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
             }
             count = Swift.min(count, due)
         }
-        // The noise generator and the index live in locals for the burst: a class property
-        // mutated per sample costs a dynamic exclusivity check (`swift_beginAccess`) each time.
+        // The noise generator, the index and the burst's settings live in locals for the burst: a
+        // class property read or mutated per sample costs a dynamic exclusivity check
+        // (`swift_beginAccess`) each time.
         var rng = random
         var index = nextIndex
+        let burst = BurstSettings(rate: rate, startNanos: startNanos, periodNanos: periodNanos,
+                                  accelSigma: accelSigma, gyroSigma: gyroSigma, magSigma: magSigma)
+        // A pending discontinuity (FIFO overrun) marks the first sample produced after it.
+        var flags: IMUSample.Flags = pendingDiscontinuity && count > 0 ? .discontinuity : []
+        if count > 0 { pendingDiscontinuity = false }
         for k in 0..<count {
-            buffer[k] = sample(index: index, random: &rng)
+            buffer[k] = sample(index: index, burst: burst, flags: flags, random: &rng)
+            flags = []
             index += 1
         }
         random = rng
@@ -147,6 +154,12 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     /// `CLOCK_MONOTONIC` time of sample `index`, ns.
     @inline(__always)
     private func sampleTimeNanos(_ index: UInt64) -> UInt64 {
+        Self.sampleTimeNanos(index, startNanos: startNanos, periodNanos: periodNanos)
+    }
+
+    /// `startNanos + index · periodNanos`, rounded to the nearest ns.
+    @inline(__always)
+    private static func sampleTimeNanos(_ index: UInt64, startNanos: UInt64, periodNanos: Double) -> UInt64 {
         startNanos &+ UInt64((Double(index) * periodNanos).rounded())
     }
 
@@ -156,27 +169,35 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     /// The truth for a sample this source produced (by its sequence number).
     public func truth(for sample: IMUSample) -> SimulatedTruth { truth(at: time(ofSampleIndex: sample.sequence)) }
 
-    /// The sample with sequence number `index` (advances the noise stream).
-    private func sample(index: UInt64, random: inout SimulatorRandom) -> IMUSample {
-        let truth = truth(at: time(ofSampleIndex: index))
+    /// The mutable state `sample` reads, copied once per `read` (values as in the properties of
+    /// the same names: Hz, ns, and the noise sigmas in the sensors' units).
+    private struct BurstSettings {
+        var rate: Double
+        var startNanos: UInt64
+        var periodNanos: Double
+        var accelSigma: Double
+        var gyroSigma: Double
+        var magSigma: Double
+    }
+
+    /// The sample with sequence number `index` (advances the noise stream). Time and timestamp
+    /// are `time(ofSampleIndex:)` and `sampleTimeNanos(_:)` worked from `burst`'s copies.
+    private func sample(index: UInt64, burst: BurstSettings, flags: IMUSample.Flags,
+                        random: inout SimulatorRandom) -> IMUSample {
+        let truth = truth(at: Double(index) / burst.rate)
         var f = truth.specificForce
         var w = Vector3.zero
         var m = Vector3.zero
-        if accelSigma > 0 { f += random.normalVector(sigma: accelSigma) }
+        if burst.accelSigma > 0 { f += random.normalVector(sigma: burst.accelSigma) }
         if contents.contains(.gyroscope) {
             w = truth.angularVelocity + options.gyroBias
-            if gyroSigma > 0 { w += random.normalVector(sigma: gyroSigma) }
+            if burst.gyroSigma > 0 { w += random.normalVector(sigma: burst.gyroSigma) }
         }
         if contents.contains(.magnetometer) {
             m = truth.magneticField
-            if magSigma > 0 { m += random.normalVector(sigma: magSigma) }
+            if burst.magSigma > 0 { m += random.normalVector(sigma: burst.magSigma) }
         }
-        var flags: IMUSample.Flags = []
-        if pendingDiscontinuity {
-            flags = .discontinuity
-            pendingDiscontinuity = false
-        }
-        return IMUSample(timestampNanos: sampleTimeNanos(index), sequence: index, specificForce: f,
+        return IMUSample(timestampNanos: Self.sampleTimeNanos(index, startNanos: burst.startNanos, periodNanos: burst.periodNanos), sequence: index, specificForce: f,
                          rotationRate: w, magneticField: m, contents: contents, flags: flags)
     }
 

@@ -170,37 +170,44 @@ extension SimulationScenario {
         return k
     }
 
+    // The segments are read through `withUnsafeBufferPointer`, whose subscript borrows the
+    // element in place: `segments[k]` returns a copy, and a `SimulationSegment` is not trivially
+    // copyable (the automotive motion holds arrays), so each such read ran its outlined copy (a
+    // switch over the motions, retains and releases): four per simulated sample.
+
     /// Attitude only (cheap enough for central differences).
     func attitude(at t: Double) -> Quaternion {
         let k = segmentIndex(at: t)
         let local = t - starts[k]
-        let current = segments[k].motion.attitude(at: local)
-        guard k > 0, local < transition else { return current }
-        let s = smootherStep(local / transition)
-        let previous = segments[k - 1].motion.attitude(at: t - starts[k - 1])
-        return Quaternion.slerp(previous, current, s)
+        return segments.withUnsafeBufferPointer { segments in
+            let current = segments[k].motion.attitude(at: local)
+            guard k > 0, local < transition else { return current }
+            let s = smootherStep(local / transition)
+            let previous = segments[k - 1].motion.attitude(at: t - starts[k - 1])
+            return Quaternion.slerp(previous, current, s)
+        }
     }
 
     func kinematics(at t: Double) -> Kinematics {
         let k = segmentIndex(at: t)
         let local = t - starts[k]
-        // `segments[k].motion` is used in place, not bound to a local: a copy of the enum runs its
-        // outlined copy (a switch and retains) once per sample.
-        var q = segments[k].motion.attitude(at: local)
-        var a = segments[k].motion.linearAcceleration(at: local)
-        if k > 0, local < transition {
-            let s = smootherStep(local / transition)
-            let previousLocal = t - starts[k - 1]
-            q = Quaternion.slerp(segments[k - 1].motion.attitude(at: previousLocal), q, s)
-            a = segments[k - 1].motion.linearAcceleration(at: previousLocal) * (1 - s) + a * s
+        return segments.withUnsafeBufferPointer { segments in
+            var q = segments[k].motion.attitude(at: local)
+            var a = segments[k].motion.linearAcceleration(at: local)
+            if k > 0, local < transition {
+                let s = smootherStep(local / transition)
+                let previousLocal = t - starts[k - 1]
+                q = Quaternion.slerp(segments[k - 1].motion.attitude(at: previousLocal), q, s)
+                a = segments[k - 1].motion.linearAcceleration(at: previousLocal) * (1 - s) + a * s
+            }
+            return Kinematics(attitude: q, linearAcceleration: a, activity: segments[k].motion.activity,
+                              steps: steps(at: t, activeSegment: k, of: segments), segment: k)
         }
-        return Kinematics(attitude: q, linearAcceleration: a, activity: segments[k].motion.activity,
-                          steps: steps(at: t, activeSegment: k), segment: k)
     }
 
     /// Steps completed by `t`: each gait segment counts over its own local window
     /// [transition/2 (0 for the first), duration + transition/2 (∞ for the last)].
-    private func steps(at t: Double, activeSegment k: Int) -> Int {
+    private func steps(at t: Double, activeSegment k: Int, of segments: UnsafeBufferPointer<SimulationSegment>) -> Int {
         var total = 0
         let half = transition / 2
         var j = 0
