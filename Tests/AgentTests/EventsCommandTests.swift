@@ -77,6 +77,27 @@ struct EventsCommandTests {
         #expect(!types.contains("free_fall") && types.contains("shock"), "\(out)")
     }
 
+    /// Tamper armed at a recording time, as `cmd/events arm_tamper` arms it live: the drop that
+    /// starts at 2.000 s is the first motion after arming at 1 s (one `tamper`, decided within the
+    /// fall); unarmed, or armed at 3 s when the board has come to rest again, there is none.
+    @Test func tamperArmedAtARecordingTimeFiresOnTheNextMotion() throws {
+        let dir = try Reliability.tempDirectory("events-cli-tamper")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let drop = try writeDrop(dir)
+        let (status, out) = try edgemotion(["events", "--input", drop, "--arm-tamper-at", "1"])
+        #expect(status == 0, "\(out)")
+        let tampers = try objects(out).filter { $0["type"] as? String == "tamper" }
+        #expect(tampers.count == 1, "\(out)")
+        let t = (tampers.first?["t_s"] as? NSNumber)?.doubleValue ?? -1
+        #expect(t >= 2.0 && t <= 2.35, "t_s \(t): during the fall")
+        for extra in [[String](), ["--arm-tamper-at", "3"]] {
+            let (_, o) = try edgemotion(["events", "--input", drop] + extra)
+            #expect(try objects(o).allSatisfy { $0["type"] as? String != "tamper" }, "\(extra): \(o)")
+        }
+        let (bad, message) = try edgemotion(["events", "--input", drop, "--arm-tamper-at", "soon"])
+        #expect(bad == 64 && message.contains("--arm-tamper-at: 'soon'"), "\(message)")
+    }
+
     @Test func aScenarioPrintsItsTruthOnlyWhenAsked() throws {
         let (status, out) = try edgemotion(["events", "--scenario", "drop", "--truth"])
         #expect(status == 0, "\(out)")
