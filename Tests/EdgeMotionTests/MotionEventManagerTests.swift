@@ -15,18 +15,12 @@ import Sensors
 /// handed back at init — each through a real pipeline.
 @Suite("MotionEventManager", .hangLimit, .serialized)
 struct MotionEventManagerTests {
-    /// A drop written out by hand in the shared CSV schema, 200 Hz, 5 s: at rest (0, 0, 1 g), then
-    /// t = 2.000 … 2.345 s (70 rows) zero specific force, then the landing (3 rows at 4 g), then rest.
+    /// The hand-written drop (`HandWrittenRecording.drop`): rest, 0.35 s at 0 g from t = 2.000 s,
+    /// a 3-row landing at 4 g, rest; 200 Hz. In a directory of its own (removed with it).
     static func writeDrop() throws -> String {
-        let g = 9.80665
-        var csv = "t_s,ax,ay,az\n"
-        for i in 0..<1000 {
-            let z = (400..<470).contains(i) ? 0 : (470..<473).contains(i) ? 4 * g : g
-            csv += "\(String(format: "%.3f", Double(i) * 0.005)),0,0,\(z)\n"
-        }
-        let path = NSTemporaryDirectory() + "edgemotion-drop-\(UUID().uuidString).csv"
-        try csv.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        let dir = NSTemporaryDirectory() + "edgemotion-drop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return try HandWrittenRecording.drop(in: dir)
     }
 
     static func service(replaying path: String) throws -> MotionService {
@@ -49,7 +43,7 @@ struct MotionEventManagerTests {
 
     @Test func thePushHandlerGetsTheDropOnItsQueue() throws {
         let path = try Self.writeDrop()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let manager = MotionEventManager(service: try Self.service(replaying: path))
         #expect(manager.isAvailable)
         let key = DispatchSpecificKey<Int>()
@@ -70,7 +64,7 @@ struct MotionEventManagerTests {
 
     @Test func theAsyncSequenceYieldsTheDropAndFinishesOnStop() async throws {
         let path = try Self.writeDrop()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let manager = MotionEventManager(service: try Self.service(replaying: path))
         var events: [MotionEvent] = []
         for await e in try manager.eventUpdates() {
