@@ -53,4 +53,41 @@ struct MotionEventEndToEndTests {
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
     }
+
+    /// `events/motion` is never dropped for lack of a broker (docs/topics.md): an event decided
+    /// while no broker is reachable stays in the spool across the agent's exit and is delivered by
+    /// the next run. The resting simulator is 11.2° from level, so a 5° threshold fires ~0.5 s in.
+    @Test func anEventDecidedWithoutABrokerIsDeliveredByTheNextRun() throws {
+        let dir = try Reliability.tempDirectory("events-spool")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = try AgentProcess.writeConfig("""
+        device: { id: evs }
+        mqtt: { topic_prefix: edgemotion/evs }
+        source: { type: simulator, rate: 200, simulator: { scenario: stationary, seed: 3, real_time: true } }
+        streams: { accelerometer: { enabled: false }, gyroscope: { enabled: false }, magnetometer: { enabled: false }, motion: { enabled: false } }
+        activity: { enabled: false }
+        state_directory: \(dir)
+        events:
+          enabled: true
+          thresholds:
+            level: {above_deg: 5, below_deg: 2, dwell_s: 0.5, on: tilted, off: level}
+        """)
+        let unreachable = "mqtt://127.0.0.1:\(try MosquittoBroker.freeLoopbackPort())"
+        let offline = try AgentProcess(["run", "--config", config, "--broker", unreachable, "--duration", "3"])
+        #expect(offline.waitForExit(timeout: 20) == 0, "agent log:\n\(offline.log)")
+        let kept = offline.log.firstMatch(of: /events_kept_in_spool=(\d+)/).flatMap { Int($0.1) } ?? 0
+        #expect(kept >= 1, "the threshold event waits in the spool; agent log:\n\(offline.log)")
+
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/evs/events/motion"])
+        let secondStart = Date().timeIntervalSince1970
+        let online = try AgentProcess(["run", "--config", config, "--broker", broker.url, "--duration", "3"])
+        #expect(online.waitForExit(timeout: 20) == 0, "agent log:\n\(online.log)")
+        let events = sub.waitFor(count: 2, topic: "edgemotion/evs/events/motion", timeout: .seconds(5))
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        let earlier = events.filter { ($0["timestamp_utc"] as? Double ?? .infinity) < secondStart }
+        #expect(earlier.count == 1 && earlier.first?["type"] as? String == "tilt_threshold" && earlier.first?["state"] as? String == "tilted",
+                "the first run's event, delivered by the second: \(events); log:\n\(online.log)")
+        #expect(events.count >= 2, "and the second run's own: \(events)")
+    }
 }

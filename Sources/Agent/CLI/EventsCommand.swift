@@ -8,7 +8,7 @@ struct EventsCommand: Command {
     let name = "events"
     let summary = "run the motion-event detectors over a recording CSV and print the events"
     let usage = """
-    usage: edgemotion events --input FILE.csv [--config FILE.yaml] [--vibration] [--no-gyro]
+    usage: edgemotion events --input FILE.csv [--config FILE.yaml] [--vibration] [--no-gyro] [--arm-tamper-at S]
            edgemotion events --scenario NAME [--config FILE.yaml] [--truth]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz]...; m/s², rad/s; plain or .gz),
@@ -22,6 +22,8 @@ struct EventsCommand: Command {
       --config FILE   the agent's YAML config; its events: section sets thresholds and bands.
       --vibration     also print each vibration reading ({"type":"vibration","rms_ms2":...}).
       --no-gyro       ignore the recording's gyroscope columns.
+      --arm-tamper-at S  arm tamper detection at recording time S (t_s, seconds), as cmd/events
+                      arm_tamper does on a live device: later motion or tilt is a `tamper` event.
       --scenario NAME a simulated recording with known truth instead of --input: door, washer,
                       drop, tap, fall, quiet (docs/events.md; 400 Hz).
       --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
@@ -35,7 +37,7 @@ struct EventsCommand: Command {
     """
 
     func run(arguments: [String]) -> Int32 {
-        guard let options = OptionScanner(command: name, arguments: arguments, valued: ["--input", "--config", "--scenario"],
+        guard let options = OptionScanner(command: name, arguments: arguments, valued: ["--input", "--config", "--scenario", "--arm-tamper-at"],
                                           flagNames: ["--vibration", "--no-gyro", "--truth"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion events: unexpected argument '\(options.positional[0])'. Run 'edgemotion events --help'.")
@@ -45,6 +47,14 @@ struct EventsCommand: Command {
         guard (input == nil) != (scenarioName == nil) else {
             printError("edgemotion events: give --input FILE or --scenario NAME. Run 'edgemotion events --help'.")
             return 64
+        }
+        var armTamperAt: Double?
+        if let text = options["--arm-tamper-at"] {
+            guard let t = Double(text), t.isFinite else {
+                printError("edgemotion events: --arm-tamper-at: '\(text)' is not a time in seconds (the recording's t_s)")
+                return 64
+            }
+            armTamperAt = t
         }
         var settings = EventSettings()
         if let config = options["--config"] {
@@ -99,6 +109,10 @@ struct EventsCommand: Command {
             }
         }
         for row in rows {
+            if let t = armTamperAt, row.time >= t {
+                detectors.armTamper()
+                armTamperAt = nil
+            }
             let windowEnded = detectors.update(time: row.time, specificForce: row.specificForce,
                                                rotationRate: useGyro ? row.rotationRate : nil) { e in
                 w.reset()

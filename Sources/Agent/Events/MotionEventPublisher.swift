@@ -47,17 +47,43 @@ final class MotionEventPublisher: Sendable {
         thresholdTopics = settings.detectors.tiltThresholds.map { topics.threshold($0.name) }
         zeroPath = stateDirectory + "/events-zero"
         utcOffset = Double(WallClockMapping.current().offsetNanos) * 1e-9
-        manager = MotionEventManager(service: service, configuration: settings.detectors, zero: Self.readZero(zeroPath))
+        var zero: Vector3?
+        do throws(DamagedZeroFile) {
+            zero = try Self.readZero(zeroPath)
+        } catch {
+            Logger(label: "events").warning("zero pose ignored: tilt is measured from level until the next set_level",
+                                            ["error": error.description])
+        }
+        manager = MotionEventManager(service: service, configuration: settings.detectors, zero: zero)
         state.withLock { $0.thresholds = Array(repeating: nil, count: settings.detectors.tiltThresholds.count) }
     }
 
-    /// The persisted zero pose: `x y z` (unit up-vector, sensor frame) on one line.
-    static func readZero(_ path: String) -> Vector3? {
-        guard let text = try? WholeFile.text(atPath: path, limit: 256) else { return nil }
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double(String($0)) }
-        guard parts.count == 3, parts.allSatisfy(\.isFinite) else { return nil }
+    /// An `events-zero` file that exists but cannot be used, named with what is wrong.
+    struct DamagedZeroFile: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The persisted zero pose: `x y z` (unit up-vector, sensor frame) on one line; `nil` when
+    /// none was ever set (no file). Throws, naming the file, when it is unreadable or does not
+    /// hold three finite numbers of length 0.5 … 1.5.
+    static func readZero(_ path: String) throws(DamagedZeroFile) -> Vector3? {
+        let text: String
+        do throws(FileError) {
+            text = try WholeFile.text(atPath: path, limit: 256)
+        } catch {
+            if error.isMissing { return nil }
+            throw DamagedZeroFile(description: "\(path): \(error)")
+        }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let parts = words.compactMap { Double(String($0)) }
+        guard words.count == 3, parts.count == 3, parts.allSatisfy(\.isFinite) else {
+            throw DamagedZeroFile(description: "\(path): expected three numbers 'x y z' (the zero pose's up-vector), found '\(text.prefix(80))'")
+        }
         let v = Vector3(parts[0], parts[1], parts[2])
-        return v.norm > 0.5 && v.norm < 1.5 ? v : nil
+        guard v.norm > 0.5 && v.norm < 1.5 else {
+            throw DamagedZeroFile(description: "\(path): the up-vector (\(parts[0]), \(parts[1]), \(parts[2])) has length \(v.norm), not ≈ 1")
+        }
+        return v
     }
 
     func start() throws(MotionError) {
