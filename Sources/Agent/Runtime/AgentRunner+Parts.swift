@@ -146,7 +146,8 @@ extension AgentRunner {
         do throws(MountFileError) { (pc.mount, mountOrigin) = try MountSetup.resolveWithOrigin(c) } catch {
             throw ApplyFailure(description: "source.mount: \(error)")
         }
-        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs,
+                                threadStarter: threadStarter)
         publisher.reset(lossless: false)
         let r = try svc.start(holdingDelivery: true)
         guard let p = svc.pipeline else {
