@@ -97,7 +97,7 @@ extension AgentRunner {
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
             }
-            outbox.connectionChanged(state, client: newClient)
+            // The outbox observes the connection itself (`outbox.attach` below).
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
         attachHistoryQueries(to: newClient, subscribe: true)
