@@ -17,8 +17,12 @@ public enum RFC3339 {
     /// no `Double` rounding; digits past the ninth decimal are dropped); `nil` when `parse` is.
     public static func parseNanos(_ text: String) -> Int64? {
         guard let p = parts(text) else { return nil }
+        // Int64 nanoseconds end at 2262-04-11T23:47:16.854775807Z: past it (also by the fraction
+        // alone, which the fuzzer found trapping) the time is not representable, so `nil`.
         let (whole, overflow) = Int64(p.whole).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? nil : whole + p.fractionNanos
+        guard !overflow else { return nil }
+        let (nanos, past) = whole.addingReportingOverflow(p.fractionNanos)
+        return past ? nil : nanos
     }
 
     /// Whole UTC seconds, the fraction as a `Double` and as nanoseconds.
