@@ -86,26 +86,14 @@ struct PipelineThreadStartAgentTests {
     /// The reload policy (`AgentRunner.apply`): a new pipeline that does not start leaves the
     /// previous source, streams and fusion running; the reload is rejected (in `health`).
     @Test func aThreadThatCannotStartAtReloadKeepsThePreviousConfigurationRunning() throws {
-        let broker = try MosquittoBroker.start()
-        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/rethread/#"])
-        let dir = try Reliability.tempDirectory("rethread")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/agent.yaml"
-        let yaml = AgentLifecycleTests.config(broker: broker.url, id: "rethread", stateDirectory: dir)
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
-        let failures = LockedBox(0)
-        runner.threadStarter = Self.starter(failures: failures)
-        let run = Run(runner, duration: 30)
+        let a = try ReloadingAgent(id: "rethread")
+        defer { try? FileManager.default.removeItem(atPath: a.dir) }
+        let (sub, runner, run) = (a.sub, a.runner, a.run)
         let accelerometer = "edgemotion/rethread/sensor/accelerometer"
-        #expect(run.waitFor("started delivery"))
 
         // A new QoS restarts the pipeline; its acquisition thread fails once, the previous one starts.
-        failures.value = 1
         let mark = run.events.value.count
-        try yaml.replacing("accelerometer: { rate: 100, publish_rate: 10, qos: 1 }", with: "accelerometer: { rate: 100, publish_rate: 10, qos: 0 }")
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        runner.requestReload()
+        try a.reloadWithANewQoS(failingThreadStarts: 1)
         #expect(run.waitFor("started delivery", after: mark))
         let order = AgentLifecycleTests.pipelineOrder
         #expect(Array(run.events.value.dropFirst(mark)) == order.reversed().map { "stopped " + $0 }
@@ -123,24 +111,45 @@ struct PipelineThreadStartAgentTests {
     /// When neither the new pipeline nor the previous one starts, nothing samples: the agent stops
     /// (retained `offline`) with exit status 1 instead of running without a pipeline.
     @Test func whenThePreviousPipelineCannotStartEitherTheAgentStopsWithStatusOne() throws {
-        let broker = try MosquittoBroker.start()
-        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/nopipe/#"])
-        let dir = try Reliability.tempDirectory("nopipe")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/agent.yaml"
-        let yaml = AgentLifecycleTests.config(broker: broker.url, id: "nopipe", stateDirectory: dir)
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
-        let failures = LockedBox(0)
-        runner.threadStarter = Self.starter(failures: failures)
-        let run = Run(runner, duration: 30)
-        #expect(run.waitFor("started delivery"))
+        let a = try ReloadingAgent(id: "nopipe")
+        defer { try? FileManager.default.removeItem(atPath: a.dir) }
+        try a.reloadWithANewQoS(failingThreadStarts: .max)
+        #expect(a.run.waitForExit(15) == 1, "no pipeline runs: exit status 1, without a stop request")
+        #expect(a.sub.waitFor(count: 1, timeout: .seconds(3)) { $0.topic == "edgemotion/nopipe/status" && $0.payloadString == "offline" }.count >= 1)
+    }
 
-        failures.value = .max
-        try yaml.replacing("accelerometer: { rate: 100, publish_rate: 10, qos: 1 }", with: "accelerometer: { rate: 100, publish_rate: 10, qos: 0 }")
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        runner.requestReload()
-        #expect(run.waitForExit(15) == 1, "no pipeline runs: exit status 1, without a stop request")
-        #expect(sub.waitFor(count: 1, timeout: .seconds(3)) { $0.topic == "edgemotion/nopipe/status" && $0.payloadString == "offline" }.count >= 1)
+    /// An agent with a config file on a private broker, its pipeline started (delivery running),
+    /// whose thread starter fails `em-acquire` on demand.
+    struct ReloadingAgent {
+        let broker: MosquittoBroker
+        let sub: TestSubscriber
+        let dir: String
+        let path: String
+        let yaml: String
+        let runner: AgentRunner
+        let run: Run
+        let failures = LockedBox(0)
+
+        init(id: String) throws {
+            broker = try MosquittoBroker.start()
+            sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/\(id)/#"])
+            dir = try Reliability.tempDirectory(id)
+            path = dir + "/agent.yaml"
+            yaml = AgentLifecycleTests.config(broker: broker.url, id: id, stateDirectory: dir)
+            try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+            runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
+            runner.threadStarter = PipelineThreadStartAgentTests.starter(failures: failures)
+            run = Run(runner, duration: 30)
+            #expect(run.waitFor("started delivery"))
+        }
+
+        /// The accelerometer's QoS 1 → 0 (a new route restarts the pipeline), with the next
+        /// `count` acquisition threads failing to start.
+        func reloadWithANewQoS(failingThreadStarts count: Int) throws {
+            failures.value = count
+            try yaml.replacing("accelerometer: { rate: 100, publish_rate: 10, qos: 1 }", with: "accelerometer: { rate: 100, publish_rate: 10, qos: 0 }")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            runner.requestReload()
+        }
     }
 }
