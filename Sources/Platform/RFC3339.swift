@@ -8,21 +8,27 @@ import Glibc
 public enum RFC3339 {
     /// Seconds since the Unix epoch, or `nil` unless `text` is a complete date-time with a
     /// `Z` or `±hh:mm` offset and in-range fields (February 30 is refused, not normalised).
+    /// The fraction is `parseNanos`' (digits past the ninth dropped), as a `Double` rounded once:
+    /// `….3Z` is the `Double` nearest 0.3 s past the second.
     public static func parse(_ text: String) -> Double? {
         guard let p = parts(text) else { return nil }
-        return Double(p.whole) + p.fraction
+        return Double(p.whole) + Double(p.fractionNanos) / 1e9
     }
 
     /// The same date-time grammar as `parse`, as whole nanoseconds since the Unix epoch (exact:
     /// no `Double` rounding; digits past the ninth decimal are dropped); `nil` when `parse` is.
     public static func parseNanos(_ text: String) -> Int64? {
         guard let p = parts(text) else { return nil }
+        // Int64 nanoseconds end at 2262-04-11T23:47:16.854775807Z: past it (also by the fraction
+        // alone, which the fuzzer found trapping) the time is not representable, so `nil`.
         let (whole, overflow) = Int64(p.whole).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? nil : whole + p.fractionNanos
+        guard !overflow else { return nil }
+        let (nanos, past) = whole.addingReportingOverflow(p.fractionNanos)
+        return past ? nil : nanos
     }
 
-    /// Whole UTC seconds, the fraction as a `Double` and as nanoseconds.
-    private static func parts(_ text: String) -> (whole: Int, fraction: Double, fractionNanos: Int64)? {
+    /// Whole UTC seconds and the fraction in whole nanoseconds (the one accumulation of its digits).
+    private static func parts(_ text: String) -> (whole: Int, fractionNanos: Int64)? {
         var s = Substring(text)
         func digits(_ n: Int) -> Int? {
             guard s.count >= n else { return nil }
@@ -42,17 +48,13 @@ public enum RFC3339 {
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
               expect("T", "t", " "), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"),
               let second = digits(2) else { return nil }
-        var fraction = 0.0
         var fractionNanos: Int64 = 0
         if expect(".") {
-            var scale = 0.1
             var nanoScale: Int64 = 100_000_000
             var any = false
             while let c = s.first, c.isASCII, let d = c.wholeNumberValue {
-                fraction += Double(d) * scale
                 fractionNanos += Int64(d) * nanoScale
                 nanoScale /= 10
-                scale /= 10
                 any = true
                 s = s.dropFirst()
             }
@@ -76,7 +78,7 @@ public enum RFC3339 {
         t.tm_hour = Int32(hour)
         t.tm_min = Int32(minute)
         t.tm_sec = Int32(second)
-        return (Int(timegm(&t)) - offset, fraction, fractionNanos)
+        return (Int(timegm(&t)) - offset, fractionNanos)
     }
 
     /// `2026-11-30T08:00:00.250Z` (milliseconds, UTC) for seconds since the Unix epoch.

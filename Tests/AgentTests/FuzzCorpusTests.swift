@@ -94,6 +94,9 @@ enum FuzzReplayers {
                 }
             }
         },
+        "time-option": { bytes in
+            TimeOptionFuzzCheck.check(String(decoding: bytes, as: UTF8.self))
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}
@@ -140,10 +143,12 @@ struct FuzzCorpusTests {
         #expect(Set(Self.entries(Self.corpusDirectory)) == Set(FuzzReplayers.all.keys), "corpus folders vs replayers")
     }
 
-    /// The issue's crashing inputs are in the corpus by name, so the replay covers them for sure.
+    /// The inputs that once crashed the agent (issue 14's, the fuzzers' finds) are in the corpus by name, so the replay covers them for sure.
     @Test func theCorpusHoldsTheInputsThatOnceCrashedTheAgent() {
         for (target, name) in [("command", "issue14-huge-batch.json"), ("recording", "issue14-sample-count-ffffffff.emr"),
-                               ("config", "issue14-deep-flow.yaml"), ("query", "issue14-nul-reply-to.json")] {
+                               ("config", "issue14-deep-flow.yaml"), ("query", "issue14-nul-reply-to.json"),
+                               // RFC3339.parseNanos' fraction past Int64 (2262-04-11T23:47:16.854787507Z) trapped.
+                               ("time-option", "crash-7fdf8ef6c54ad548d7ce75b7ac15f808d1b8cecf")] {
             #expect(Self.entries(Self.corpusDirectory.appendingPathComponent(target)).contains(name), "\(target)/\(name)")
         }
     }

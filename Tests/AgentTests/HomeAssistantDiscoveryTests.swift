@@ -86,8 +86,9 @@ struct HomeAssistantDiscoveryTests {
     /// entity a previous run announced (heading in a north frame) must go when it is not announced.
     @Test func headingIsRetiredWhenNotAnnouncedAndOnlyThen() throws {
         let buttons = ["set_level", "arm_tamper", "disarm_tamper", "calibrate_gyro"].map { "homeassistant/button/board-7/\($0)/config" }
-        // The spectrum's peak frequency is announced only with events.vibration.spectrum.enabled.
-        let spectrum = ["homeassistant/sensor/board-7/vibration_peak_frequency/config"]
+        // The spectrum's peak frequency is announced only with events.vibration.spectrum.enabled,
+        // the orientation event only with events.orientation.
+        let spectrum = ["homeassistant/sensor/board-7/vibration_peak_frequency/config", "homeassistant/event/board-7/orientation/config"]
         #expect(try discovery(heading: false, events: true).retiredConfigTopics == ["homeassistant/sensor/board-7/heading/config"] + spectrum + buttons)
         #expect(try discovery(heading: true, events: true).retiredConfigTopics == spectrum + buttons)
         #expect(try discovery(heading: true, events: false).retiredConfigTopics == [
@@ -123,6 +124,46 @@ struct HomeAssistantDiscoveryTests {
         var noEvents = try discovery(events: false)
         noEvents.hasSpectrum = true
         #expect(noEvents.entities.contains { $0.objectID == "vibration_peak_frequency" } == false)
+    }
+
+    /// With `events.orientation`: one `event` entity (home-assistant.io/integrations/event.mqtt:
+    /// `event_types` required, the payload's `event_type` one of them) whose event type is the
+    /// face now up. The faces, copied by hand from docs/topics.md (`events/motion`, orientation):
+    /// face_up (+z up), face_down, portrait (+y), portrait_upside_down, landscape_left (+x),
+    /// landscape_right; `unknown` is only ever `previous`, never a face. Its documented example
+    /// names a face among them. Announced only with events on and orientation on, retired otherwise;
+    /// `events.orientation: true` in a configuration turns it on.
+    @Test func theOrientationEventFiresTheFaceNowUpOnlyWithOrientationOn() throws {
+        var d = try discovery(events: true)
+        d.hasOrientation = true
+        let e = try #require(d.entities.first { $0.objectID == "orientation" })
+        #expect(HomeAssistantSchema.problems(topic: e.configTopic, payload: Array(e.config.serialized.utf8),
+                                             statusTopic: "edgemotion/board-7/status").isEmpty)
+        #expect(e.configTopic == "homeassistant/event/board-7/orientation/config")
+        let faces = ["face_up", "face_down", "portrait", "portrait_upside_down", "landscape_left", "landscape_right"]
+        #expect(e.config["event_types"] == .array(faces.map { .string($0) }))
+        #expect(e.config["state_topic"] == .string("edgemotion/board-7/events/motion"))
+        guard case .string(let template)? = e.config["value_template"] else { Issue.record("no value_template"); return }
+        #expect(template.contains("value_json.type == 'orientation'") && template.contains("event_type=value_json.face"), "\(template)")
+        let documented = #"{"type":"orientation","t_s":7.5,"onset_s":7.0,"face":"portrait","previous":"face_up"}"#
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(documented.utf8)) as? [String: Any])
+        #expect(faces.contains(json["face"] as? String ?? ""))
+        #expect(!d.retiredConfigTopics.contains(e.configTopic))
+
+        #expect(try discovery(events: true).entities.contains { $0.objectID == "orientation" } == false)
+        #expect(try discovery(events: true).retiredConfigTopics.contains(e.configTopic))
+        var noEvents = try discovery(events: false)
+        noEvents.hasOrientation = true
+        #expect(noEvents.entities.contains { $0.objectID == "orientation" } == false)
+
+        let c = try ConfigurationLoader.parse(yaml: "events: { enabled: true, orientation: true }\nhome_assistant: { enabled: true }", fileName: "o.yaml")
+        let on = try #require(HomeAssistantIntegration(configuration: c, deviceID: "board-7", topics: try TopicLayout(prefix: "edgemotion/board-7"),
+                                                       sourceName: "simulator:walking", sensors: [.accelerometer, .gyroscope]))
+        #expect(on.discovery.hasOrientation)
+        let off = try #require(HomeAssistantIntegration(configuration: try ConfigurationLoader.parse(
+            yaml: "events: { enabled: true }\nhome_assistant: { enabled: true }", fileName: "p.yaml"),
+            deviceID: "board-7", topics: try TopicLayout(prefix: "edgemotion/board-7"), sourceName: "simulator:walking", sensors: [.accelerometer]))
+        #expect(!off.discovery.hasOrientation)
     }
 
     /// With `events.enabled`: tilt, vibration RMS and running, read from the fields docs/topics.md

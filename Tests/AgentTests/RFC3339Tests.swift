@@ -17,6 +17,17 @@ struct RFC3339Tests {
         #expect(RFC3339.parse(text) == seconds)
     }
 
+    // The fraction is rounded once, from its whole nanoseconds: 0.3 s after the epoch is the
+    // Double nearest 0.3 (the literal `0.3`, 0.29999999999999998890), not 3 × 0.1 accumulated
+    // (0.30000000000000004441, one ulp above, which the Double-summing parser returned); 0.7 s is
+    // the literal `0.7` (0.69999999999999995559), where 7 × 0.1 gives 0.70000000000000006661.
+    // Digits past the ninth are dropped, as by `parseNanos`: .1234567899 reads as 0.123456789.
+    @Test func theFractionIsTheDoubleNearestItsNanoseconds() {
+        #expect(RFC3339.parse("1970-01-01T00:00:00.3Z") == 0.3)
+        #expect(RFC3339.parse("1970-01-01T00:00:00.7Z") == 0.7)
+        #expect(RFC3339.parse("1970-01-01T00:00:00.1234567899Z") == 0.123456789)
+    }
+
     @Test(arguments: ["2025-11-30", "2025-11-30T00:00:00", "2025-02-29T00:00:00Z", "2025-13-01T00:00:00Z",
                       "2025-11-30T24:00:00Z", "2025-11-30T00:00:00.Z", "2025-11-30T00:00:00Z trailing", "noon", "",
                       "2025-11-30T00:00:00+1:00", "２０２５-11-30T00:00:00Z"])

@@ -106,7 +106,7 @@ struct RecordingCommandTests {
         #expect(ConfigTestSupport.problems("recorder: { max_file_mb: 100, max_total_mb: 50 }").first?.contains("below max_file_mb") == true)
         #expect(OptionScanner.duration("20m") == 1200 && OptionScanner.duration("2h") == 7200 && OptionScanner.duration("90") == 90)
         #expect(OptionScanner.duration("-1") == nil && OptionScanner.duration("x") == nil)
-        #expect(OptionScanner.utcNanos("2026-11-30T09:15:00Z") == 1_796_030_100_000_000_000)
+        #expect(TimeOption.utcNanos("2026-11-30T09:15:00Z") == 1_796_030_100_000_000_000)
         #expect(RFC3339.format(unixNanos: 1_796_030_100_123_999_999) == "2026-11-30T09:15:00.123Z")
     }
 }

@@ -15,7 +15,6 @@ import TestSupport
         let client = try MQTTClient(options: options)
         let outbox = try Outbox(settings: OutboxSettings())        // default max age: 30 s
         defer { outbox.stop() }
-        client.onConnectionChange = { [weak outbox] s in outbox?.connectionChanged(s, client: client) }
         outbox.attach(client)
         try client.start()
         defer { client.disconnect(timeout: .seconds(1)) }

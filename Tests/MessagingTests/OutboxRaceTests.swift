@@ -18,6 +18,7 @@ final class ScriptedTransport: OutboxTransport {
         var duringPublish: (@Sendable (Int32) -> Void)?
         var acknowledged: (@Sendable (Int32) -> Void)?
         var refused: (@Sendable (Int32, Int32) -> Void)?
+        var connectionChanged: (@Sendable (MQTTConnectionState) -> Void)?
     }
     private let script = Mutex(Script())
 
@@ -34,6 +35,15 @@ final class ScriptedTransport: OutboxTransport {
     func acknowledge(_ mid: Int32) { script.withLock { $0.acknowledged }?(mid) }
     /// An MQTT 5 refusal of `mid`.
     func refuse(_ mid: Int32, reason: Int32) { script.withLock { $0.refused }?(mid, reason) }
+    /// The connection changes (as the network thread reports it): `isConnected` follows, and the
+    /// observer the outbox installed is told; nothing else forwards it.
+    func change(_ state: MQTTConnectionState) {
+        let observer = script.withLock { s -> (@Sendable (MQTTConnectionState) -> Void)? in
+            if case .connected = state { s.connected = true } else { s.connected = false }
+            return s.connectionChanged
+        }
+        observer?(state)
+    }
 
     func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, flush: Bool) throws(MQTTError) -> Int32 {
         let (mid, hook, failure) = script.withLock { s -> (Int32, (@Sendable (Int32) -> Void)?, MQTTError?) in
@@ -50,8 +60,9 @@ final class ScriptedTransport: OutboxTransport {
 
     func flush(coalescing: Bool) { script.withLock { $0.flushes += 1 } }
 
-    func setCompletionHandlers(acknowledged: @escaping @Sendable (Int32) -> Void, refused: @escaping @Sendable (Int32, Int32) -> Void) {
-        script.withLock { $0.acknowledged = acknowledged; $0.refused = refused }
+    func setCompletionHandlers(acknowledged: @escaping @Sendable (Int32) -> Void, refused: @escaping @Sendable (Int32, Int32) -> Void,
+                               connectionChanged: @escaping @Sendable (MQTTConnectionState) -> Void) {
+        script.withLock { $0.acknowledged = acknowledged; $0.refused = refused; $0.connectionChanged = connectionChanged }
     }
 }
 
@@ -116,7 +127,7 @@ final class ManualClock: Sendable {
         let transport = ScriptedTransport()
         outbox.attach(transport: transport)
         let motion = outbox.registerStream(topic: "d/motion", name: "motion")
-        transport.duringPublish { [lost] _ in outbox.connectionChanged(lost, transport: transport) }
+        transport.duringPublish { [lost] _ in transport.change(lost) }
         enqueueStream(outbox, motion, qos: 0)
         outbox.wake()
 
@@ -131,7 +142,7 @@ final class ManualClock: Sendable {
         let transport = ScriptedTransport()
         outbox.attach(transport: transport)
         let motion = outbox.registerStream(topic: "d/motion", name: "motion")
-        transport.duringPublish { [lost] _ in outbox.connectionChanged(lost, transport: transport) }
+        transport.duringPublish { [lost] _ in transport.change(lost) }
         enqueueStream(outbox, motion, qos: 1)
         outbox.wake()
         #expect(outbox.statistics.inflight == 1)
@@ -139,10 +150,66 @@ final class ManualClock: Sendable {
 
         // libmosquitto resends it after the reconnect; its PUBACK settles it exactly once.
         transport.duringPublish(nil)
-        outbox.connectionChanged(.connected, transport: transport)
+        transport.change(.connected)
         transport.acknowledge(1)
         #expect(outbox.statistics.topics["motion"] == counts(produced: 1, published: 1, acknowledged: 1))
         #expect(outbox.statistics.inflight == 0)
+        outbox.stop()
+    }
+
+    /// The outbox follows its transport's connection with nobody forwarding changes: a loss
+    /// reported by the transport alone stops sending (the event waits, not published), drops the
+    /// unwritten QoS 0 batch as `connection_lost`, and the reconnection resumes sending.
+    @Test func aConnectionLossReachesTheOutboxWithNoForwarding() throws {
+        let outbox = try makeOutbox()
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        let motion = outbox.registerStream(topic: "d/motion", name: "motion")
+        enqueueStream(outbox, motion, qos: 0)
+        outbox.wake()
+        #expect(outbox.statistics.inflight == 1)          // published, its write not yet reported
+
+        transport.change(lost)
+        #expect(outbox.statistics.topics["motion"] == counts(produced: 1, published: 1, dropped: [.connectionLost: 1]))
+        outbox.enqueueEvent(topic: "d/events/tap", payload: [1])
+        outbox.pumpOnce()
+        #expect(transport.published.map(\.topic) == ["d/motion"], "nothing is sent while the connection is down")
+
+        transport.change(.connected)
+        outbox.pumpOnce()
+        #expect(transport.published.map(\.topic) == ["d/motion", "d/events/tap"])
+        outbox.stop()
+    }
+
+    /// `MQTTClient` tells its owner's `onConnectionChange` and then the attached outbox, whichever
+    /// was set last (the client is not started: its network thread's `emit` is called by hand).
+    @Test func theClientTellsItsOwnerAndTheAttachedOutbox() throws {
+        let outbox = try makeOutbox()
+        let client = try makeClient("mqtt://127.0.0.1:1", id: "observers")
+        outbox.attach(client)
+        let seen = Mutex<[String]>([])
+        client.onConnectionChange = { state in seen.withLock { $0.append("\(state)") } }   // set after attach
+        let outboxConnected = { outbox.state.withLock { ($0.connected, $0.connectionEpoch) } }
+        #expect(outboxConnected() == (false, 0))
+        client.emit(.connected)
+        #expect(outboxConnected() == (true, 0))
+        client.emit(lost)
+        #expect(outboxConnected() == (false, 1))
+        #expect(seen.withLock { $0.count } == 2, "the owner still hears every change")
+        outbox.stop()
+    }
+
+    /// After a new transport is attached, the old one's connection changes are not the outbox's.
+    @Test func aReplacedTransportsConnectionLossIsIgnored() throws {
+        let outbox = try makeOutbox()
+        let old = ScriptedTransport()
+        let new = ScriptedTransport()
+        outbox.attach(transport: old)
+        outbox.attach(transport: new)
+        old.change(lost)
+        outbox.enqueueEvent(topic: "d/events/tap", payload: [1])
+        outbox.pumpOnce()
+        #expect(new.published.map(\.topic) == ["d/events/tap"])
         outbox.stop()
     }
 

@@ -13,7 +13,6 @@ import TestSupport
     /// A client wired to the outbox as the agent wires it.
     func connect(_ outbox: Outbox, url: String, id: String) throws -> MQTTClient {
         let client = try makeClient(url, id: id)
-        client.onConnectionChange = { [weak outbox] s in outbox?.connectionChanged(s, client: client) }
         outbox.attach(client)
         try client.start()
         return client

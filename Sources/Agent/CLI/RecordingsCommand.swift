@@ -99,7 +99,7 @@ struct RecordingsCommand: Command {
         var from = Int64.min, to = Int64.max
         for (option, target) in [("--from", 0), ("--to", 1)] {
             guard let text = options[option] else { continue }
-            guard let t = OptionScanner.utcNanos(text) else {
+            guard let t = TimeOption.utcNanos(text) else {
                 printError("edgemotion recordings export: \(option): '\(text)' is not a time such as 2026-11-30T09:15:00Z or Unix seconds")
                 return 64
             }

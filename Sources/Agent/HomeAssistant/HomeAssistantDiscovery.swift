@@ -1,4 +1,5 @@
 import Messaging
+import MotionCore
 import Sensors
 
 /// Builds the retained Home Assistant MQTT discovery documents for one agent
@@ -19,7 +20,8 @@ import Sensors
 /// - `<prefix>/meta` (`source.rate_hz`) and `<prefix>/stats` (`ring_drops`, `source_gaps`,
 ///   `mqtt_reconnects`): diagnostics; `<prefix>/status` (connectivity) and `<prefix>/health`.
 /// - With `events.enabled`: `state/tilt`, `state/vibration`, `state/threshold/<name>` and
-///   `events/motion` (HomeAssistantDiscovery+Control.swift for thresholds).
+///   `events/motion` (HomeAssistantDiscovery+Control.swift for thresholds); its `orientation`
+///   events (`events.orientation`) feed the Orientation event entity, one event type per face.
 /// - Buttons (only with `control.enabled`) publish to `cmd/events` and `cmd/calibrate`.
 public struct HomeAssistantDiscovery: Sendable {
     /// Core Motion's activity classes, in the order Home Assistant lists them.
@@ -42,6 +44,8 @@ public struct HomeAssistantDiscovery: Sendable {
     /// `events.vibration.spectrum.enabled` (with `hasEvents`): the spectrum's peak frequency is
     /// announced as a diagnostic sensor.
     public var hasSpectrum = false
+    /// `events.orientation` (with `hasEvents`): the 6D orientation event entity is announced.
+    public var hasOrientation = false
     /// The named tilt thresholds (`events.thresholds`), each a binary sensor; with `hasEvents`.
     public var thresholds: [ThresholdEntity] = []
     /// `control.enabled`: the agent obeys `cmd/…`, so the command buttons are announced.
@@ -126,6 +130,7 @@ public struct HomeAssistantDiscovery: Sendable {
         if hasHeading { list.append(angle("heading", "Heading", "heading_deg", "mdi:compass", stateClass: "measurement_angle")) }
         if hasEvents { list += eventEntities + thresholdEntities }
         if hasEvents, hasSpectrum { list.append(spectrumEntity) }
+        if hasEvents, hasOrientation { list.append(orientationEntity) }
         if hasControl { list += buttonEntities }
         list += auxiliaryEntities
         list += healthEntities
@@ -166,7 +171,7 @@ public struct HomeAssistantDiscovery: Sendable {
         let announced = Set(entities.map(\.configTopic))
         return ((hasHeading ? [] : [configTopic("sensor", "heading")])
             + (hasEvents ? [] : Self.eventEntityIDs.map { configTopic($0.component, $0.objectID) })
-            + [configTopic("sensor", "vibration_peak_frequency")]
+            + [configTopic("sensor", "vibration_peak_frequency"), configTopic("event", "orientation")]
             + Self.buttons.map { configTopic("button", $0.objectID) })
             .filter { !announced.contains($0) }
     }
@@ -184,6 +189,23 @@ public struct HomeAssistantDiscovery: Sendable {
         ("tamper", "Tamper", ["tamper"]),
         ("tap", "Tap", ["tap", "double_tap"]),
     ]
+
+    /// The faces an `orientation` event can name (`face`; `unknown` is only ever `previous`).
+    static let orientationFaces = DeviceFace.allCases.filter { $0 != .unknown }.map(\.name)
+
+    /// 6D orientation (`events/motion` `type: orientation`): an `event` entity whose event type is
+    /// the face now up, so an automation triggers on "turned face down"; the event's fields
+    /// (`previous`, `onset_s`, `source`) become attributes. HA's event entity, not a sensor: the
+    /// face is published only when it changes (no retained state topic to read at start).
+    private var orientationEntity: HomeAssistantEntity {
+        entity("event", "orientation", [
+            ("name", .string("Orientation")),
+            ("state_topic", .string(topics.event("motion"))),
+            ("value_template", .string("{% if value_json.type == 'orientation' %}{{ dict(value_json, event_type=value_json.face) | to_json }}{% endif %}")),
+            ("event_types", .array(Self.orientationFaces.map { .string($0) })),
+            ("icon", .string("mdi:screen-rotation")),
+        ])
+    }
 
     /// The vibration spectrum's strongest line (`<prefix>/vibration/spectrum` `peak_hz`): what a
     /// machine's speed or a fan's blade rate is; diagnostic (the spectrum itself is an array HA

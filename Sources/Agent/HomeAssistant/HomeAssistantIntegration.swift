@@ -30,6 +30,7 @@ final class HomeAssistantIntegration: Sendable {
                                                hasEvents: c.events.enabled)
         discovery.auxiliaryKinds = auxiliaryKinds
         discovery.hasSpectrum = c.events.detectors.vibration.spectrum.enabled
+        discovery.hasOrientation = c.events.detectors.enabled.contains(.orientation)
         let classes = c.events.deviceClasses
         discovery.thresholds = c.events.detectors.tiltThresholds.enumerated().map { i, t in
             ThresholdEntity(name: t.name, deviceClass: i < classes.count ? classes[i] : nil)

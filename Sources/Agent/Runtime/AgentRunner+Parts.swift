@@ -97,7 +97,7 @@ extension AgentRunner {
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
             }
-            outbox.connectionChanged(state, client: newClient)
+            // The outbox observes the connection itself (`outbox.attach` below).
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
         attachHistoryQueries(to: newClient, subscribe: true)
@@ -146,7 +146,8 @@ extension AgentRunner {
         do throws(MountFileError) { (pc.mount, mountOrigin) = try MountSetup.resolveWithOrigin(c) } catch {
             throw ApplyFailure(description: "source.mount: \(error)")
         }
-        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs)
+        let svc = MotionService(source: source, configuration: pc, outputs: [publisher, sourceHealth] + extraOutputs,
+                                threadStarter: threadStarter)
         publisher.reset(lossless: false)
         let r = try svc.start(holdingDelivery: true)
         guard let p = svc.pipeline else {

@@ -38,7 +38,8 @@ extension AgentRunner {
             rejectedReload.withLock { $0 = nil }
             healthDirty.store(true, ordering: .relaxed)
         case .failure(let e):
-            log.error("reload rejected; the running configuration stays", ["file": path, "error": e.description])
+            log.error(pipelineLost == nil ? "reload rejected; the running configuration stays" : "reload rejected; no pipeline runs",
+                      ["file": path, "error": e.description])
             rejectReload(path + ": " + e.description)
         }
     }
@@ -135,13 +136,29 @@ extension AgentRunner {
             do {
                 try pipelineParts.start()
             } catch {
-                log.error("the new source does not start; restarting the previous one", ["error": "\(error)"])
+                // The reload policy: a new pipeline that does not start (its source, or one of its
+                // threads) leaves the previous source, streams and fusion running. If that does
+                // not start either, nothing samples: the agent stops with exit status 1.
+                if let t = (error as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
+                    logThreadStartFailure(t, reload: true)
+                } else {
+                    log.error("the new source does not start; restarting the previous one", ["error": "\(error)"])
+                }
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
-                if let back = try? makeSource(old) {
+                do {
+                    let back = try makeSource(old)
                     pipelineParts.replaceParts(makePipelineParts(source: back, configuration: configuration))
-                    try? pipelineParts.start()
+                    try pipelineParts.start()
+                } catch let previous {
+                    if let t = (previous as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
+                        log.error("the previous pipeline does not start either; stopping (exit status 1)",
+                                  ["thread": t.thread, "errno": "\(t.errno)", "hint": PipelineThreadStartError.remedy])
+                    } else {
+                        log.error("the previous pipeline does not start either; stopping (exit status 1)", ["error": "\(previous)"])
+                    }
+                    pipelineLost = "no pipeline runs after a failed reload"
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }

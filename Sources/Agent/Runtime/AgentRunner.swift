@@ -129,6 +129,9 @@ public final class AgentRunner: @unchecked Sendable {
     /// Re-open attempts counted when the source last failed.
     var retriesAtFailure: UInt64 = 0
 
+    /// Starts the pipeline's threads (`PlatformThread.start`); tests make `pthread_create` fail.
+    var threadStarter: ThreadStarter = platformThreadStarter
+
     /// Builds the source from `source:` settings; tests swap in sources that fail on purpose.
     var makeSource: (AgentConfiguration) throws -> any IMUSource = {
         try SourceFactory.makeSource($0.source, configurationFile: $0.sourceFile, streams: $0.streams)
@@ -220,7 +223,11 @@ public final class AgentRunner: @unchecked Sendable {
             // A failed start has already stopped, in reverse, what was started (`offline` said).
             try agentParts.start()
         } catch {
-            log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
+            if let t = (error as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
+                logThreadStartFailure(t, reload: false)
+            } else {
+                log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
+            }
             return 1
         }
         if c.debug.syntheticEventsPerMinute > 0 {
@@ -231,6 +238,14 @@ public final class AgentRunner: @unchecked Sendable {
 
         let exitReason = mainLoop(duration: duration)
         return stop(reason: exitReason)
+    }
+
+    /// The one error line of a pipeline thread that could not be created: which thread, the
+    /// `pthread_create` error and what to do. `reload` says the previous configuration restarts.
+    func logThreadStartFailure(_ t: PipelineThreadStartError, reload: Bool) {
+        log.error(reload ? "cannot start a pipeline thread for the new configuration; restarting the previous one"
+                         : "cannot start a pipeline thread; not starting (exit status 1)",
+                  ["thread": t.thread, "errno": "\(t.errno)", "hint": PipelineThreadStartError.remedy])
     }
 
     /// Where query answers may go, for the running configuration and topic prefix.
@@ -260,6 +275,10 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// SIGUSR1 asked for `stats` and `health` now.
     var statisticsRequested = false
+    /// Set when a reload could start neither the new pipeline nor the previous one: the main loop
+    /// stops the agent with this reason and exit status 1 (an agent that samples nothing is not
+    /// kept alive; systemd's `Restart=` starts it afresh).
+    var pipelineLost: String?
 
     static let endOfRecording = "end of recording"
     /// How long the end of a replay may wait for the outbox to empty before the normal stop.
@@ -294,7 +313,7 @@ public final class AgentRunner: @unchecked Sendable {
                                "events_kept_in_spool": "\(o.unacknowledgedEvents)",
                                "delivery": Self.deliveryNote(client.options.protocolVersion),
                                "took_ms": "\(budget.elapsedMilliseconds)"])
-        return 0
+        return pipelineLost == nil ? 0 : 1
     }
 
     /// What `acknowledged` in the stop summary can and cannot prove (docs/reliability.md).

@@ -24,6 +24,8 @@ public final class MotionService: Sendable {
     /// How long the pipeline keeps running with no consumer before it stops.
     public let idleTimeout: Duration
     private let staticOutputs: [any PipelineOutput]
+    /// Starts the pipeline's threads (`PlatformThread.start`; tests make it fail).
+    private let threadStarter: ThreadStarter
     private let lifecycle = DispatchQueue(label: "edgemotion.service")
     private let log = Logger(label: "motion-service")
 
@@ -51,8 +53,17 @@ public final class MotionService: Sendable {
     ///
     /// Create one service per source: a source has one reader. Later `shared(for:)` calls (and
     /// `MotionManager(source:)`, `SensorRecorder(source:)`, …) return this one while it lives.
-    public init(source: any IMUSource, configuration: PipelineConfiguration? = nil,
-                outputs: [any PipelineOutput] = [], idleTimeout: Duration = .seconds(1)) {
+    public convenience init(source: any IMUSource, configuration: PipelineConfiguration? = nil,
+                            outputs: [any PipelineOutput] = [], idleTimeout: Duration = .seconds(1)) {
+        self.init(source: source, configuration: configuration, outputs: outputs, idleTimeout: idleTimeout,
+                  threadStarter: platformThreadStarter)
+    }
+
+    /// `threadStarter` is the seam the agent's tests use to make `pthread_create` fail.
+    package init(source: any IMUSource, configuration: PipelineConfiguration? = nil,
+                 outputs: [any PipelineOutput] = [], idleTimeout: Duration = .seconds(1),
+                 threadStarter: @escaping ThreadStarter) {
+        self.threadStarter = threadStarter
         self.source = source
         self.configuration = configuration ?? Self.libraryConfiguration(for: source)
         self.staticOutputs = outputs
@@ -243,7 +254,8 @@ public final class MotionService: Sendable {
     /// Runs on `lifecycle`: the running pipeline, or a new, started one with every consumer.
     private func ensurePipeline(holdingDelivery: Bool = false) throws -> MotionPipeline {
         if let p = state.withLock({ $0.pipeline }) { return p }
-        let p = MotionPipeline(source: source, configuration: configuration, outputs: staticOutputs)
+        let p = MotionPipeline(source: source, configuration: configuration, outputs: staticOutputs,
+                               threadStarter: threadStarter)
         // Consumers first: the processing thread applies them before its first drain, so a fast
         // (replayed) source loses no sample to the attach.
         var attached: [UInt64: PipelineConsumerID] = [:]

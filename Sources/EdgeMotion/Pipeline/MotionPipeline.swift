@@ -65,7 +65,7 @@ public final class MotionPipeline: Sendable {
     }
 
     /// `threadStarter` is the seam tests use to make `pthread_create` fail.
-    init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput],
+    package init(source: any IMUSource, configuration: PipelineConfiguration, outputs: [any PipelineOutput],
          threadStarter: @escaping ThreadStarter) {
         self.source = source
         self.configuration = configuration

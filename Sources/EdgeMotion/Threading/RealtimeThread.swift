@@ -5,11 +5,12 @@ import Platform
 import Logging
 
 /// How a pipeline thread is started: `PlatformThread.start` in production; tests pass one that
-/// fails to check what a failed `pthread_create` does.
-typealias ThreadStarter = @Sendable (_ name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) -> PlatformThread
+/// fails to check what a failed `pthread_create` does (`package`: the agent's tests inject one
+/// through `MotionService` and `AgentRunner.threadStarter`).
+package typealias ThreadStarter = @Sendable (_ name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) -> PlatformThread
 
 /// The production `ThreadStarter`: `PlatformThread.start`.
-let platformThreadStarter: ThreadStarter = { name, body throws(Errno) in try PlatformThread.start(name: name, body) }
+package let platformThreadStarter: ThreadStarter = { name, body throws(Errno) in try PlatformThread.start(name: name, body) }
 
 /// A pipeline thread could not be created (`pthread_create` failed).
 public struct PipelineThreadStartError: Error, Sendable, CustomStringConvertible {
@@ -18,10 +19,12 @@ public struct PipelineThreadStartError: Error, Sendable, CustomStringConvertible
     /// The `pthread_create` error (`EAGAIN` when out of threads or memory).
     public let errno: Errno
 
+    /// What the operator can do about it.
+    public static let remedy = "the process is out of threads or memory: raise the thread limit "
+        + "(ulimit -u, systemd TasksMax) or free memory, then start again"
+
     public var description: String {
-        "could not start the pipeline thread \(thread): pthread_create failed: \(errno); "
-            + "the process is out of threads or memory: raise the thread limit (ulimit -u, systemd TasksMax) "
-            + "or free memory, then start again"
+        "could not start the pipeline thread \(thread): pthread_create failed: \(errno); " + Self.remedy
     }
 }
 

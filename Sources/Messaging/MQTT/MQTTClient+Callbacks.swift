@@ -146,7 +146,10 @@ extension MQTTClient {
         cb(message)
     }
 
+    /// Tells the owner, then the attached outbox (both outside the lock).
     func emit(_ state: MQTTConnectionState) {
-        if let cb = callbacks.withLock({ $0.onConnectionChange }) { cb(state) }
+        let (owner, outbox) = callbacks.withLock { ($0.onConnectionChange, $0.outboxConnectionChange) }
+        owner?(state)
+        outbox?(state)
     }
 }

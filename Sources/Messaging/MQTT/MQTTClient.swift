@@ -76,6 +76,9 @@ public final class MQTTClient: Sendable {
     struct Callbacks {
         var onMessage: (@Sendable (MQTTMessage) -> Void)?
         var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)?
+        /// The attached outbox's observer (`Outbox.attach`), called after `onConnectionChange`:
+        /// the outbox follows the connection itself, so no owner has to forward changes.
+        var outboxConnectionChange: (@Sendable (MQTTConnectionState) -> Void)?
         var onPublishAcknowledged: (@Sendable (Int32) -> Void)?
         var onPublishRefused: (@Sendable (Int32, Int32) -> Void)?
     }
@@ -205,7 +208,8 @@ public final class MQTTClient: Sendable {
     }
 
     /// Called on every connection state change, on the network thread (`.stopped` on the caller of
-    /// `disconnect`).
+    /// `disconnect`). The owner's observer; an attached `Outbox` observes the connection on its own
+    /// (it is told after this one), so setting this does not detach it.
     public var onConnectionChange: (@Sendable (MQTTConnectionState) -> Void)? {
         get { callbacks.withLock { $0.onConnectionChange } }
         set { callbacks.withLock { $0.onConnectionChange = newValue } }

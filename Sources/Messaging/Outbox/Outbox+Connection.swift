@@ -8,7 +8,9 @@ import Synchronization
 extension Outbox {
     /// Uses `client` from now on (at start, or after a reload changed the broker). Messages in flight
     /// on a previous client are taken back: events and state are sent again on the new one, stream
-    /// batches are counted as `connection_lost`. Installs the client's `onPublishAcknowledged`.
+    /// batches are counted as `connection_lost`. Installs the client's publish completions and the
+    /// outbox's own connection observer (told after the owner's `onConnectionChange`): nobody
+    /// forwards connection changes to the outbox.
     public func attach(_ client: MQTTClient) {
         attach(transport: client)
     }
@@ -17,7 +19,11 @@ extension Outbox {
     func attach(transport client: any OutboxTransport) {
         client.setCompletionHandlers(
             acknowledged: { [weak self] mid in self?.acknowledged(mid: mid, client: client) },
-            refused: { [weak self] mid, reason in self?.refused(mid: mid, reason: reason, client: client) })
+            refused: { [weak self] mid, reason in self?.refused(mid: mid, reason: reason, client: client) },
+            connectionChanged: { [weak self, weak client] change in
+                guard let self, let client else { return }
+                self.connectionChanged(change, transport: client)
+            })
         state.withLock { st in
             if st.client !== client { takeBackInflight(&st, keepStreams: false) }
             st.client = client
@@ -26,12 +32,8 @@ extension Outbox {
         signal.notifyAll()
     }
 
-    /// Forward `MQTTClient.onConnectionChange` here.
-    public func connectionChanged(_ change: MQTTConnectionState, client: MQTTClient) {
-        connectionChanged(change, transport: client)
-    }
-
-    /// `connectionChanged` for any transport.
+    /// A connection change of the attached transport (its observer installed by `attach`); a
+    /// change of a transport no longer attached is ignored.
     func connectionChanged(_ change: MQTTConnectionState, transport client: any OutboxTransport) {
         state.withLock { st in
             guard st.client === client else { return }

@@ -80,4 +80,10 @@ struct PartStartFailure: Error, CustomStringConvertible {
     let part: String
     let underlying: any Error
     var description: String { "\(underlying)" }
+    /// The error of the innermost part (a group inside a group wraps it once per level).
+    var rootCause: any Error {
+        var e: any Error = underlying
+        while let inner = e as? PartStartFailure { e = inner.underlying }
+        return e
+    }
 }
