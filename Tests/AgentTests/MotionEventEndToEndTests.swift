@@ -54,6 +54,43 @@ struct MotionEventEndToEndTests {
         #expect(agent.waitForExit(timeout: 10) == 0)
     }
 
+    /// `state/tilt` and `summary` (Home Assistant's Roll/Pitch) use the same axes: the simulator's
+    /// board rests at Core Motion roll 10° (about y), pitch −5° (about x) (`StationaryMotion`), so
+    /// with the zero pose level both report roll ≈ 10°, pitch ≈ −5° — before the fix `state/tilt`
+    /// said roll −5°, pitch 10° (roll about x).
+    @Test func stateTiltAndTheSummaryReportTheSameRollAndPitch() throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/evp/#"])
+        let dir = try Reliability.tempDirectory("events-axes")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = try AgentProcess.writeConfig("""
+        device: { id: evp }
+        mqtt: { topic_prefix: edgemotion/evp }
+        source: { type: simulator, rate: 100, simulator: { scenario: stationary, seed: 3, real_time: true } }
+        streams: { accelerometer: { enabled: false }, gyroscope: { enabled: false }, magnetometer: { enabled: false }, motion: { enabled: true, publish_rate: 1 } }
+        activity: { enabled: false }
+        home_assistant: { enabled: true, heartbeat_s: 1, expire_after_s: 0 }
+        state_directory: \(dir)
+        events: { enabled: true }
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        func angles(_ topic: String) -> (roll: Double, pitch: Double)? {
+            // The newest of the first three messages: fusion and the tilt low-pass have settled.
+            let m = sub.waitFor(count: 3, topic: topic, timeout: .seconds(15)).last
+            guard let o = m.flatMap({ try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }),
+                  let r = o["roll_deg"] as? Double, let p = o["pitch_deg"] as? Double else { return nil }
+            return (r, p)
+        }
+        let tilt = angles("edgemotion/evp/state/tilt")
+        let summary = angles("edgemotion/evp/summary")
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0)
+        let t = try #require(tilt, "state/tilt; log:\n\(agent.log)")
+        let s = try #require(summary, "summary; log:\n\(agent.log)")
+        #expect(abs(t.roll - 10) < 1 && abs(t.pitch + 5) < 1, "state/tilt roll \(t.roll) pitch \(t.pitch)")
+        #expect(abs(s.roll - 10) < 1 && abs(s.pitch + 5) < 1, "summary roll \(s.roll) pitch \(s.pitch)")
+    }
+
     /// `events/motion` is never dropped for lack of a broker (docs/topics.md): an event decided
     /// while no broker is reachable stays in the spool across the agent's exit and is delivered by
     /// the next run. The resting simulator is 11.2° from level, so a 5° threshold fires ~0.5 s in.

@@ -36,8 +36,10 @@ public struct TiltThreshold: Sendable, Equatable {
 /// (`(0, 0, 1)`, z up, until `setZero()`). Outputs in degrees:
 /// - `tilt`: angle between up and the zero pose's up, 0…180°.
 /// - `roll`, `pitch`: up expressed in the zero frame (z = zero up, x = the sensor x axis
-///   projected on the zero pose's horizontal plane), then the usual accelerometer tilt formulas
-///   roll = atan2(u_y, u_z), pitch = atan2(−u_x, √(u_y² + u_z²)) (Freescale AN3461).
+///   projected on the zero pose's horizontal plane, y = z × x), then Core Motion's Euler angles
+///   (`Attitude.rollAndPitch(up:)`, the same convention as `summary` and `motion`): **pitch**
+///   about x, positive when the +y (top) edge rises, −90…90°; **roll** about y, positive when
+///   the +x (right) edge goes down, −180…180°.
 ///
 /// During strong linear acceleration the up estimate follows the acceleration; the thresholds'
 /// dwell keeps a short swing from flipping them.
@@ -52,7 +54,11 @@ public struct TiltDetector: Sendable {
     public private(set) var up = Vector3.zero
     /// Degrees from the zero pose.
     public private(set) var tilt = 0.0
+    /// Core Motion roll from the zero pose, degrees: about the zero frame's y axis, positive
+    /// when the +x edge goes down.
     public private(set) var roll = 0.0
+    /// Core Motion pitch from the zero pose, degrees: about the zero frame's x axis, positive
+    /// when the +y edge rises.
     public private(set) var pitch = 0.0
 
     /// `sampleRate` in Hz; `cutoff` in Hz (clamped below Nyquist).
@@ -120,8 +126,8 @@ public struct TiltDetector: Sendable {
     private mutating func measure() {
         let c = up.dot(zero)
         tilt = c.acos.degrees
-        let ux = up.dot(e1), uy = up.dot(e2), uz = c
-        roll = Double.atan2(uy, uz).degrees
-        pitch = Double.atan2(-ux, (uy * uy + uz * uz).squareRoot()).degrees
+        let angles = Attitude.rollAndPitch(up: Vector3(up.dot(e1), up.dot(e2), c))
+        roll = angles.roll.degrees
+        pitch = angles.pitch.degrees
     }
 }

@@ -38,6 +38,18 @@ public struct Attitude: Hashable, Sendable, BitwiseCopyable {
         return Double.atan2(2 * (q.w * q.z - q.x * q.y), 1 - 2 * (q.x * q.x + q.z * q.z))
     }
 
+    /// Core Motion's roll and pitch (radians) of every attitude whose reference "up" (+z) is
+    /// `up` in the sensor frame (any length > 0; a resting accelerometer's specific force works):
+    /// the same angles `roll` and `pitch` give, without a heading. With the rotation
+    /// `Rz(yaw)·Rx(pitch)·Ry(roll)`, up in the sensor frame is
+    /// `(−sin roll·cos pitch, sin pitch, cos roll·cos pitch)`, so pitch (about x, positive raises
+    /// the +y edge) = atan2(u_y, √(u_x² + u_z²)) in [−π/2, π/2] and roll (about y, positive
+    /// lowers the +x edge) = atan2(−u_x, u_z) in (−π, π].
+    @inlinable
+    public static func rollAndPitch(up u: Vector3) -> (roll: Double, pitch: Double) {
+        (Double.atan2(-u.x, u.z), Double.atan2(u.y, (u.x * u.x + u.z * u.z).squareRoot()))
+    }
+
     /// `CMAttitude.multiply(byInverseOf:)`: this attitude relative to `reference`.
     @inlinable
     public func relative(to reference: Attitude) -> Attitude {

@@ -6,9 +6,13 @@ import MotionCore
 public struct MotionEventState: Sendable, BitwiseCopyable {
     /// Sample time of the snapshot, s (CLOCK_MONOTONIC).
     public var time: Double
-    /// Degrees from the zero pose, and roll/pitch in the zero frame (see `TiltDetector`).
+    /// Degrees from the zero pose.
     public var tilt: Double
+    /// Core Motion roll in the zero frame, degrees: about y, positive when the +x edge goes down
+    /// (`TiltDetector.roll`).
     public var roll: Double
+    /// Core Motion pitch in the zero frame, degrees: about x, positive when the +y edge rises
+    /// (`TiltDetector.pitch`).
     public var pitch: Double
     /// Unit up-vector in the sensor frame (persist it as the zero pose after "set level").
     public var up: Vector3
