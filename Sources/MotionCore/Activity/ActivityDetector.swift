@@ -63,7 +63,7 @@ public final class ActivityDetector {
     /// activity when it changed. A specific force of exactly (0, 0, 0) is a dropout, not a reading,
     /// and is skipped (`zeroReadingsSkipped`).
     public func update(time: Double, specificForce: Vector3, rotationRate: Vector3?) -> MotionActivity? {
-        if specificForce.x == 0 && specificForce.y == 0 && specificForce.z == 0 {
+        if specificForce == .zero {
             zeroReadingsSkipped &+= 1
             return nil
         }

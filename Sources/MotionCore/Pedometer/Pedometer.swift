@@ -213,6 +213,15 @@ public struct Pedometer: Sendable {
         return event
     }
 
+    /// Shifts `interval` (s) into the last two intervals and the cadence and period averages;
+    /// `restart`: the first interval of a new run of candidates, which sets both averages.
+    private mutating func remember(_ interval: Double, restart: Bool) {
+        intervalBefore = lastInterval
+        lastInterval = interval
+        cadence = restart ? 1 / interval : 0.7 * cadence + 0.3 / interval
+        period = restart ? interval : 0.7 * period + 0.3 * interval
+    }
+
     private mutating func candidate(at t: Double) -> PedometerEvent? {
         let c = configuration
         let interval = t - lastCandidate
@@ -224,10 +233,7 @@ public struct Pedometer: Sendable {
             return nil
         }
         if walking {
-            cadence = 0.7 * cadence + 0.3 / interval
-            period = 0.7 * period + 0.3 * interval
-            intervalBefore = lastInterval
-            lastInterval = interval
+            remember(interval, restart: false)
             _ = credit(1, first: t, duration: interval, at: t)
             return nil
         }
@@ -241,11 +247,8 @@ public struct Pedometer: Sendable {
             pending = 1
             firstPending = lastCandidatePrevious
         }
-        intervalBefore = lastInterval
-        lastInterval = interval
         pending += 1
-        cadence = pending == 2 ? 1 / interval : 0.7 * cadence + 0.3 / interval
-        period = pending == 2 ? interval : 0.7 * period + 0.3 * interval
+        remember(interval, restart: pending == 2)
         guard pending >= c.confirmationSteps else { return nil }
         walking = true
         let counted = credit(pending, first: firstPending, duration: t - firstPending, at: t)

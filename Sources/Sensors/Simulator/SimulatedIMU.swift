@@ -164,7 +164,11 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     }
 
     /// Simulation time of sample `index`, seconds since the start.
-    public func time(ofSampleIndex index: UInt64) -> Double { Double(index) / rate }
+    public func time(ofSampleIndex index: UInt64) -> Double { Self.time(ofSampleIndex: index, rate: rate) }
+
+    /// `index / rate`, seconds.
+    @inline(__always)
+    private static func time(ofSampleIndex index: UInt64, rate: Double) -> Double { Double(index) / rate }
 
     /// The truth for a sample this source produced (by its sequence number).
     public func truth(for sample: IMUSample) -> SimulatedTruth { truth(at: time(ofSampleIndex: sample.sequence)) }
@@ -184,7 +188,7 @@ public final class SimulatedIMU: IMUSource, @unchecked Sendable {
     /// are `time(ofSampleIndex:)` and `sampleTimeNanos(_:)` worked from `burst`'s copies.
     private func sample(index: UInt64, burst: BurstSettings, flags: IMUSample.Flags,
                         random: inout SimulatorRandom) -> IMUSample {
-        let truth = truth(at: Double(index) / burst.rate)
+        let truth = truth(at: Self.time(ofSampleIndex: index, rate: burst.rate))
         var f = truth.specificForce
         var w = Vector3.zero
         var m = Vector3.zero
