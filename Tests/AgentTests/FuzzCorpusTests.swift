@@ -97,6 +97,9 @@ enum FuzzReplayers {
         "time-option": { bytes in
             TimeOptionFuzzCheck.check(String(decoding: bytes, as: UTF8.self))
         },
+        "zero-file": { bytes in
+            ZeroFileFuzzCheck.check(String(decoding: bytes, as: UTF8.self))
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}

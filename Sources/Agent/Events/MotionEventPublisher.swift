@@ -48,7 +48,7 @@ final class MotionEventPublisher: Sendable {
         zeroPath = stateDirectory + "/events-zero"
         utcOffset = Double(WallClockMapping.current().offsetNanos) * 1e-9
         var zero: Vector3?
-        do throws(DamagedZeroFile) {
+        do throws(ZeroPoseFile.Damaged) {
             zero = try Self.readZero(zeroPath)
         } catch {
             Logger(label: "events").warning("zero pose ignored: tilt is measured from level until the next set_level",
@@ -58,32 +58,17 @@ final class MotionEventPublisher: Sendable {
         state.withLock { $0.thresholds = Array(repeating: nil, count: settings.detectors.tiltThresholds.count) }
     }
 
-    /// An `events-zero` file that exists but cannot be used, named with what is wrong.
-    struct DamagedZeroFile: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// The persisted zero pose: `x y z` (unit up-vector, sensor frame) on one line; `nil` when
-    /// none was ever set (no file). Throws, naming the file, when it is unreadable or does not
-    /// hold three finite numbers of length 0.5 … 1.5.
-    static func readZero(_ path: String) throws(DamagedZeroFile) -> Vector3? {
+    /// The persisted zero pose (`ZeroPoseFile`); `nil` when none was ever set (no file). Throws,
+    /// naming the file, when it is unreadable or `ZeroPoseFile.decode` refuses it.
+    static func readZero(_ path: String) throws(ZeroPoseFile.Damaged) -> Vector3? {
         let text: String
         do throws(FileError) {
             text = try WholeFile.text(atPath: path, limit: 256)
         } catch {
             if error.isMissing { return nil }
-            throw DamagedZeroFile(description: "\(path): \(error)")
+            throw ZeroPoseFile.Damaged(description: "\(path): \(error)")
         }
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        let parts = words.compactMap { Double(String($0)) }
-        guard words.count == 3, parts.count == 3, parts.allSatisfy(\.isFinite) else {
-            throw DamagedZeroFile(description: "\(path): expected three numbers 'x y z' (the zero pose's up-vector), found '\(text.prefix(80))'")
-        }
-        let v = Vector3(parts[0], parts[1], parts[2])
-        guard v.norm > 0.5 && v.norm < 1.5 else {
-            throw DamagedZeroFile(description: "\(path): the up-vector (\(parts[0]), \(parts[1]), \(parts[2])) has length \(v.norm), not ≈ 1")
-        }
-        return v
+        return try ZeroPoseFile.decode(text, path: path)
     }
 
     func start() throws(MotionError) {
@@ -115,7 +100,7 @@ final class MotionEventPublisher: Sendable {
     }
 
     private func persist(_ z: Vector3) {
-        let text = "\(z.x) \(z.y) \(z.z)\n"
+        let text = ZeroPoseFile.encode(z)
         do throws(FileError) {
             try WholeFile.write(text, atomicallyTo: zeroPath)
             log.notice("zero pose set", ["up": text.dropLast().description, "file": zeroPath])
