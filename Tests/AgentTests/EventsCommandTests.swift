@@ -117,4 +117,78 @@ struct EventsCommandTests {
         let (s5, o5) = try edgemotion(["events", "--input", short])
         #expect(s5 == 65 && o5.contains("fewer than two samples"), "\(o5)")
     }
+
+    /// A board resting 5 s at 200 Hz with specific force `f` (m/s², the recording's axes).
+    func writeResting(_ f: (Double, Double, Double), _ dir: String, name: String) throws -> String {
+        var csv = "t_s,ax,ay,az,gx,gy,gz\n"
+        for i in 0 ..< 1000 { csv += "\(Double(i) / 200),\(f.0),\(f.1),\(f.2),0,0,0\n" }
+        let path = dir + "/" + name
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The `door` threshold's states, in order, from the output.
+    func doorStates(_ output: String) throws -> [String] {
+        try objects(output).filter { $0["type"] as? String == "tilt_threshold" && $0["name"] as? String == "door" }
+            .compactMap { $0["state"] as? String }
+    }
+
+    func writeConfig(_ dir: String, mount: String = "") throws -> String {
+        let path = dir + "/door.yaml"
+        try """
+        state_directory: \(dir)
+        \(mount)
+        events:
+          thresholds:
+            door: {above_deg: 20, below_deg: 10, dwell_s: 0.5, on: open, off: closed}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `--config` measures tilt from the zero pose the agent keeps (`set_level`), as the device
+    /// does. The board rests tilted 30° about x: f = g·(0, sin 30°, cos 30°) = (0, 4.903325,
+    /// 8.492851) m/s². From level that is 30° > 20°: the door is open. With the zero file holding
+    /// that pose's up (0, 0.5, 0.8660254) the tilt is 0°: closed. `--no-zero`, or a damaged zero
+    /// file (a warning naming it), measure from level again.
+    @Test func theKeptZeroPoseIsTheZeroOfTilt() throws {
+        let dir = try Reliability.tempDirectory("events-cli-zero")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = try writeResting((0, 4.903325, 8.492851), dir, name: "tilted.csv")
+        let config = try writeConfig(dir)
+        let (s0, fromLevel) = try edgemotion(["events", "--input", input, "--config", config])
+        #expect(try s0 == 0 && doorStates(fromLevel).first == "open", "no zero kept yet: \(fromLevel)")
+        try "0.0 0.5 0.8660254\n".write(toFile: dir + "/events-zero", atomically: true, encoding: .utf8)
+        let (s1, fromZero) = try edgemotion(["events", "--input", input, "--config", config])
+        #expect(try s1 == 0 && !doorStates(fromZero).contains("open"), "\(fromZero)")
+        let (s2, ignored) = try edgemotion(["events", "--input", input, "--config", config, "--no-zero"])
+        #expect(try s2 == 0 && doorStates(ignored).first == "open", "\(ignored)")
+        try "0 0 5\n".write(toFile: dir + "/events-zero", atomically: true, encoding: .utf8)
+        let (s3, damaged) = try edgemotion(["events", "--input", input, "--config", config])
+        #expect(try s3 == 0 && doorStates(damaged).first == "open", "\(damaged)")
+        #expect(damaged.contains("warning: zero pose ignored") && damaged.contains(dir + "/events-zero"), "\(damaged)")
+        let (s4, alone) = try edgemotion(["events", "--input", input, "--no-zero"])
+        #expect(s4 == 64 && alone.contains("need --config"), "\(alone)")
+    }
+
+    /// `--apply-mount` rotates a chip-axes recording into board axes by the config's
+    /// `source.mount` first. The chip stands on its edge on a level board, its y axis up:
+    /// f_chip = (0, g, 0). The mount {x: x, y: -z, z: y} says board z = chip y (and board y =
+    /// −chip z; det = +1), so in board axes f = (0, 0, g): level, the door closed. Taken as board
+    /// axes (no flag, as for an export of the agent's own recording), the same rows are 90° from
+    /// level: open.
+    @Test func applyMountRotatesAChipAxesRecordingIntoBoardAxes() throws {
+        let dir = try Reliability.tempDirectory("events-cli-mount")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = try writeResting((0, 9.80665, 0), dir, name: "on-edge.csv")
+        let config = try writeConfig(dir, mount: "source: { mount: { accel_gyro: {x: x, y: -z, z: y} } }")
+        let (s0, asBoard) = try edgemotion(["events", "--input", input, "--config", config])
+        #expect(try s0 == 0 && doorStates(asBoard).first == "open", "\(asBoard)")
+        let (s1, mounted) = try edgemotion(["events", "--input", input, "--config", config, "--apply-mount"])
+        #expect(try s1 == 0 && !doorStates(mounted).contains("open"), "\(mounted)")
+        // A damaged learned mount (used when accel_gyro is learned) is refused, naming the file.
+        try "garbage\n".write(toFile: dir + "/edgemotion-mount.txt", atomically: true, encoding: .utf8)
+        let learned = try writeConfig(dir, mount: "source: { mount: { accel_gyro: learned } }")
+        let (s2, refused) = try edgemotion(["events", "--input", input, "--config", learned, "--apply-mount"])
+        #expect(s2 == 65 && refused.contains(dir + "/edgemotion-mount.txt"), "\(refused)")
+    }
 }

@@ -18,9 +18,9 @@ struct EventsZeroFileTests {
     @Test func aWrittenZeroIsReadBackAndNoFileMeansNone() throws {
         let dir = try Reliability.tempDirectory("events-zero")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(try MotionEventPublisher.readZero(dir + "/events-zero") == nil)
+        #expect(try ZeroPoseFile.read(stateDirectory: dir) == nil)
         // A board tilted 30° about x: up = (0, sin 30°, cos 30°) = (0, 0.5, 0.8660254).
-        let zero = try #require(try MotionEventPublisher.readZero(try write("0.0 0.5 0.8660254\n", dir)))
+        let zero = try #require({ _ = try write("0.0 0.5 0.8660254\n", dir); return try ZeroPoseFile.read(stateDirectory: dir) }())
         #expect(zero.x == 0 && zero.y == 0.5 && zero.z == 0.8660254)
     }
 
@@ -37,7 +37,7 @@ struct EventsZeroFileTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try write(text, dir)
         #expect {
-            _ = try MotionEventPublisher.readZero(path)
+            _ = try ZeroPoseFile.read(stateDirectory: dir)
         } throws: { error in
             let text = "\(error)"
             return text.contains(path) && text.contains(problem)
@@ -49,7 +49,7 @@ struct EventsZeroFileTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/events-zero", withIntermediateDirectories: false)
         #expect {
-            _ = try MotionEventPublisher.readZero(dir + "/events-zero")
+            _ = try ZeroPoseFile.read(stateDirectory: dir)
         } throws: { error in "\(error)".contains(dir + "/events-zero") }
     }
 }

@@ -30,6 +30,7 @@ enum FuzzReplayers {
                 precondition(MountCommand.samplesRange.contains(m.samples))
             }
             _ = CalibrationCommand.parse(bytes)
+            _ = AgentCommandReply(bytes)   // cmd/<name>/result, read by `edgemotion events set-level`
             // The calibration page's POST /api/calibration body: the same parser, more actions.
             if case .success(let c) = CalibrationCommand.parse(bytes, actions: CalibrationCommand.dashboardActions) {
                 precondition(CalibrationCommand.dashboardActions.contains(c.action) && CalibrationCommand.durationRange.contains(c.duration))

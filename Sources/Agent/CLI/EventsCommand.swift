@@ -3,13 +3,17 @@ import MotionCore
 import Sensors
 
 /// `edgemotion events`: runs the motion-event detectors over a recording and prints one JSON
-/// object per line per event.
+/// object per line per event; `edgemotion events set-level` (and `arm-tamper`, `disarm-tamper`)
+/// sends the action to the running agent (`EventsCommand+Agent.swift`).
 struct EventsCommand: Command {
     let name = "events"
     let summary = "run the motion-event detectors over a recording CSV and print the events"
     let usage = """
-    usage: edgemotion events --input FILE.csv [--config FILE.yaml] [--vibration] [--no-gyro] [--arm-tamper-at S]
-           edgemotion events --scenario NAME [--config FILE.yaml] [--truth]
+    usage: edgemotion events --input FILE.csv [--config FILE.yaml [--apply-mount] [--no-zero]] [--vibration]
+                             [--no-gyro] [--arm-tamper-at S]
+           edgemotion events --scenario NAME [--config FILE.yaml [--no-zero]] [--truth]
+           edgemotion events set-level|arm-tamper|disarm-tamper [--config FILE.yaml] [--broker URL]
+                             [--device-id ID] [--timeout S]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz]...; m/s², rad/s; plain or .gz),
     runs the detectors of docs/events.md (tap, double_tap, shock, free_fall, motion, stationary,
@@ -19,7 +23,14 @@ struct EventsCommand: Command {
     t_s is the recording's time of the decision, onset_s when the event began. The sample rate
     is taken from the t_s column.
 
-      --config FILE   the agent's YAML config; its events: section sets thresholds and bands.
+      --config FILE   the agent's YAML config; its events: section sets thresholds and bands, and
+                      the zero pose the agent keeps (state_directory/events-zero, from set_level)
+                      is the zero of tilt, roll and pitch, as on the device.
+      --no-zero       with --config: measure tilt from level, ignoring the kept zero pose.
+      --apply-mount   with --config: the recording is in chip axes (a data set, another logger),
+                      so rotate it by the config's source.mount (with a learned mount, as the agent
+                      does) first. Without it the recording is taken to be in board axes, as
+                      `edgemotion recordings export` writes it (the mount is already applied).
       --vibration     also print each vibration reading ({"type":"vibration","rms_ms2":...}).
       --no-gyro       ignore the recording's gyroscope columns.
       --arm-tamper-at S  arm tamper detection at recording time S (t_s, seconds), as cmd/events
@@ -28,17 +39,32 @@ struct EventsCommand: Command {
                       drop, tap, fall, quiet (docs/events.md; 400 Hz).
       --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
 
+    set-level, arm-tamper, disarm-tamper: tell the running agent (events.enabled, control.enabled)
+    to make its current pose the zero of tilt, roll and pitch (kept in state_directory/events-zero),
+    or to arm/disarm tamper detection. Publishes {"id":…,"action":"set_level"} to <prefix>/cmd/events
+    through the config's broker (mqtt.broker, then fallback_brokers; its user, password and TLS),
+    waits for the agent's reply on <prefix>/cmd/events/result and prints it. The broker's ACL
+    decides who may do this (docs/home-assistant.md).
+      --broker URL    instead of mqtt.broker;  --device-id ID  another device's topic prefix
+      --timeout S     for the connection, then for the reply (default 5 s)
+
     examples:
       edgemotion events --input ../shared/data/fusion/24_disturbed_tapping_A.csv.gz
       edgemotion events --scenario drop --truth --config my.yaml
+      edgemotion events set-level --config /etc/edgemotion/edgemotion.yaml
 
-    exit status: 0 printed; 64 usage or an unknown scenario; 65 a bad config or too few samples;
-    66 the recording cannot be read.
+    exit status: 0 printed (set-level…: the agent's ok reply); 64 usage or an unknown scenario;
+    65 a bad config or too few samples; 66 the recording cannot be read. set-level…: 2 a bad config
+    or no broker; 69 the broker cannot be reached; 75 no reply in time; 1 the agent refused (its
+    reason is printed).
     """
 
     func run(arguments: [String]) -> Int32 {
+        if let word = arguments.first, Self.agentActions[word] != nil {
+            return runAgentAction(word, arguments: Array(arguments.dropFirst()))
+        }
         guard let options = OptionScanner(command: name, arguments: arguments, valued: ["--input", "--config", "--scenario", "--arm-tamper-at"],
-                                          flagNames: ["--vibration", "--no-gyro", "--truth"], usage: usage) else { return 64 }
+                                          flagNames: ["--vibration", "--no-gyro", "--truth", "--apply-mount", "--no-zero"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion events: unexpected argument '\(options.positional[0])'. Run 'edgemotion events --help'.")
             return 64
@@ -57,13 +83,33 @@ struct EventsCommand: Command {
             armTamperAt = t
         }
         var settings = EventSettings()
+        var mount = SensorMount.identity
+        var zero: Vector3?
+        let applyMount = options.flags.contains("--apply-mount"), useZero = !options.flags.contains("--no-zero")
         if let config = options["--config"] {
+            let c: AgentConfiguration
             do {
-                settings = try ConfigurationLoader.load(path: config).events
+                c = try ConfigurationLoader.load(path: config)
             } catch {
                 printError("edgemotion events: \(error)")
                 return 65
             }
+            settings = c.events
+            if applyMount {
+                do throws(MountFileError) { mount = try MountSetup.resolve(c).inertial } catch {
+                    printError("edgemotion events: \(error)")
+                    return 65
+                }
+            }
+            if useZero {
+                // As the agent starts: a damaged file is a warning and tilt is measured from level.
+                do throws(ZeroPoseFile.Damaged) { zero = try ZeroPoseFile.read(stateDirectory: c.stateDirectory) } catch {
+                    printError("edgemotion events: warning: zero pose ignored, tilt is measured from level: \(error)")
+                }
+            }
+        } else if applyMount || !useZero {
+            printError("edgemotion events: --apply-mount and --no-zero need --config FILE. Run 'edgemotion events --help'.")
+            return 64
         }
         var rows: [(time: Double, specificForce: Vector3, rotationRate: Vector3?)] = []
         var out = ""
@@ -98,6 +144,10 @@ struct EventsCommand: Command {
         offline.chipTap = false
         offline.chipOrientation = false
         var detectors = MotionEventDetectors(configuration: offline, sampleRate: rate)
+        if let zero { detectors.setZero(zero) }
+        if mount != .identity {
+            rows = rows.map { ($0.time, mount.apply($0.specificForce), $0.rotationRate.map(mount.apply)) }
+        }
         let thresholds = settings.detectors.tiltThresholds, bands = settings.detectors.vibration.bands
         var w = JSONWriter(capacity: 512)
         func line() {

@@ -45,30 +45,17 @@ final class MotionEventPublisher: Sendable {
         motionTopic = topics.state("motion")
         spectrumTopic = topics.vibrationSpectrum
         thresholdTopics = settings.detectors.tiltThresholds.map { topics.threshold($0.name) }
-        zeroPath = stateDirectory + "/events-zero"
+        zeroPath = ZeroPoseFile.path(stateDirectory: stateDirectory)
         utcOffset = Double(WallClockMapping.current().offsetNanos) * 1e-9
         var zero: Vector3?
         do throws(ZeroPoseFile.Damaged) {
-            zero = try Self.readZero(zeroPath)
+            zero = try ZeroPoseFile.read(stateDirectory: stateDirectory)
         } catch {
             Logger(label: "events").warning("zero pose ignored: tilt is measured from level until the next set_level",
                                             ["error": error.description])
         }
         manager = MotionEventManager(service: service, configuration: settings.detectors, zero: zero)
         state.withLock { $0.thresholds = Array(repeating: nil, count: settings.detectors.tiltThresholds.count) }
-    }
-
-    /// The persisted zero pose (`ZeroPoseFile`); `nil` when none was ever set (no file). Throws,
-    /// naming the file, when it is unreadable or `ZeroPoseFile.decode` refuses it.
-    static func readZero(_ path: String) throws(ZeroPoseFile.Damaged) -> Vector3? {
-        let text: String
-        do throws(FileError) {
-            text = try WholeFile.text(atPath: path, limit: 256)
-        } catch {
-            if error.isMissing { return nil }
-            throw ZeroPoseFile.Damaged(description: "\(path): \(error)")
-        }
-        return try ZeroPoseFile.decode(text, path: path)
     }
 
     func start() throws(MotionError) {

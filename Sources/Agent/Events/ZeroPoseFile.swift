@@ -9,6 +9,23 @@ enum ZeroPoseFile {
         let description: String
     }
 
+    /// Where the agent keeps it: `<state_directory>/events-zero`.
+    static func path(stateDirectory: String) -> String { stateDirectory + "/events-zero" }
+
+    /// The kept zero pose of the agent with this state directory; `nil` when none was ever set
+    /// (no file). Throws, naming the file, when it is unreadable or `decode` refuses it.
+    static func read(stateDirectory: String) throws(Damaged) -> Vector3? {
+        let path = path(stateDirectory: stateDirectory)
+        let text: String
+        do throws(FileError) {
+            text = try WholeFile.text(atPath: path, limit: 256)
+        } catch {
+            if error.isMissing { return nil }
+            throw Damaged(description: "\(path): \(error)")
+        }
+        return try decode(text, path: path)
+    }
+
     /// The file's text for `up`.
     static func encode(_ up: Vector3) -> String { "\(up.x) \(up.y) \(up.z)\n" }
 
