@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "Dashboard", "Messaging", "Platform", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Dashboard", "Logging", "Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "AllocationTests", dependencies: ["EdgeMotion", "Messaging", "Agent", "CMallocCounter", "Sensors", "MotionCore", "TestSupportPaths"]),
 
         // MARK: Dashboard (issue 20): the agent's web page and /metrics over libmicrohttpd

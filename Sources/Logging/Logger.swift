@@ -28,7 +28,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A structured logger: one line per event on standard error,
+/// A structured logger: one line per event on standard error (through `LogSink`),
 /// `2026-11-30T08:30:26.123Z warning mqtt event="connect failed" host=127.0.0.1 error="…"`.
 ///
 /// Cheap to copy; never used on the per-sample path. The threshold is process-wide
@@ -65,9 +65,7 @@ public struct Logger: Sendable {
         line += " " + level.name + " " + label + " event=" + Logger.quote(event())
         for (k, v) in metadata { line += " " + k + "=" + Logger.quote(v) }
         line += "\n"
-        line.utf8CString.withUnsafeBufferPointer { buf in
-            _ = write(2, buf.baseAddress, buf.count - 1)
-        }
+        LogSink.write(line)
     }
 
     public func trace(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.trace, e(), m) }

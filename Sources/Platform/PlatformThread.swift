@@ -5,9 +5,10 @@ import Glibc
 /// A named, joinable POSIX thread: the one thread starter (the pipeline's acquisition and
 /// processing loops, the MQTT network thread, the outbox pump).
 ///
-/// `start` fails with the `pthread_create` error instead of deciding what a failure means;
-/// each owner keeps its own policy (the pipeline and the MQTT client throw a typed error, the
-/// outbox logs). The closure box is the only allocation.
+/// Every thread in `Sources` starts here (owners take a `ThreadStarter`, `platformThreadStarter`
+/// in production). One failure policy: `start` throws `ThreadStartError` (the thread's name, the
+/// `pthread_create` error, what to do) and every owner passes it on to its caller, never a crash
+/// or a silently missing thread. The closure box is the only allocation.
 public struct PlatformThread: Sendable {
     /// The thread, for `pthread_join` / `pthread_detach`.
     public let id: pthread_t
@@ -22,8 +23,9 @@ public struct PlatformThread: Sendable {
     }
 
     /// Starts `body` on a new thread named `name` (truncated to Linux's 15 characters).
-    /// - Throws: the `pthread_create` error (`EAGAIN` when out of threads or memory).
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) -> PlatformThread {
+    /// - Throws: `ThreadStartError` with the `pthread_create` error (`EAGAIN` when out of threads
+    ///   or memory).
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) -> PlatformThread {
         let box = Unmanaged.passRetained(Box(body, name: name)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -34,7 +36,7 @@ public struct PlatformThread: Sendable {
         }, box)
         guard rc == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
-            throw Errno(rc)
+            throw ThreadStartError(thread: name, errno: Errno(rc))
         }
         return PlatformThread(id: thread)
     }

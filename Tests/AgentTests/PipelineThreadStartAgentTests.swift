@@ -3,6 +3,7 @@ import Testing
 import Glibc
 import EdgeMotion
 import Messaging
+import Logging
 import Platform
 import TestSupport
 @testable import Agent
@@ -16,38 +17,20 @@ import TestSupport
 struct PipelineThreadStartAgentTests {
     typealias Run = AgentLifecycleTests.Run
 
-    /// Starts real threads, except `em-acquire` while `failures` is above zero (each failure
-    /// counts one down; `Int.max`: always).
-    static func starter(failures: LockedBox<Int>) -> ThreadStarter {
-        { name, body throws(Errno) in
-            if name == "em-acquire" {
+    /// Starts real threads, except `failing` (`em-acquire` unless told) while `failures` is above
+    /// zero (each failure counts one down; `Int.max`: always). A failure is what
+    /// `PlatformThread.start` throws when `pthread_create` returns `EAGAIN`.
+    static func starter(failures: LockedBox<Int>, failing: String = "em-acquire") -> ThreadStarter {
+        { name, body throws(ThreadStartError) in
+            if name == failing {
                 let fail = failures.value > 0
-                if fail { if failures.value != .max { failures.value -= 1 }; throw Errno(EAGAIN) }
+                if fail {
+                    if failures.value != .max { failures.value -= 1 }
+                    throw ThreadStartError(thread: name, errno: Errno(EAGAIN))
+                }
             }
             return try PlatformThread.start(name: name, body)
         }
-    }
-
-    /// The log lines (stderr, fd 2) written while `body` runs. Other suites' lines written meanwhile
-    /// are captured too; all of it is written back to stderr afterwards.
-    static func capturingStandardError<T>(_ body: () throws -> T) throws -> (T, [String]) {
-        let path = NSTemporaryDirectory() + "edgemotion-stderr-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
-        #expect(file >= 0)
-        let saved = dup(2)
-        dup2(file, 2)
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            dup2(saved, 2); close(saved); close(file)
-            throw error
-        }
-        dup2(saved, 2); close(saved); close(file)
-        defer { unlink(path) }
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        FileHandle.standardError.write(Data(text.utf8))
-        return (result, text.split(separator: "\n").map(String.init))
     }
 
     func json(_ m: MQTTMessage) -> [String: Any] {
@@ -60,9 +43,9 @@ struct PipelineThreadStartAgentTests {
         let dir = try Reliability.tempDirectory("nothread")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let runner = try AgentRunner(configuration: try ConfigurationLoader.parse(
-            yaml: AgentLifecycleTests.config(broker: broker.url, id: "nothread", stateDirectory: dir), fileName: "nothread.yaml"))
-        runner.threadStarter = Self.starter(failures: LockedBox(Int.max))
-        let (status, lines) = try Self.capturingStandardError { () -> Int32? in
+            yaml: AgentLifecycleTests.config(broker: broker.url, id: "nothread", stateDirectory: dir), fileName: "nothread.yaml"),
+            threadStarter: Self.starter(failures: LockedBox(Int.max)))
+        let (status, lines) = LogSink.capturing { () -> Int32? in
             let run = Run(runner, duration: 10)
             return run.waitForExit()
         }
@@ -70,11 +53,11 @@ struct PipelineThreadStartAgentTests {
 
         // One error line names the thread, the errno (glibc's strerror(EAGAIN) is "Resource
         // temporarily unavailable", EAGAIN is 11 on Linux) and what to do.
-        // (Other suites' lines may be captured too: this suite is the only one failing threads.)
-        let errors = lines.filter { $0.contains("pipeline thread") }
+        // (Other suites' lines may be captured too: only this suite fails em-acquire.)
+        let errors = lines.filter { $0.contains("thread=em-acquire") }
         #expect(errors.count == 1, "\(errors)")
         let line = try #require(errors.first)
-        #expect(line.contains(" error agent event="))
+        #expect(line.contains(" error agent event=\"cannot start a thread; not starting (exit status 1)\""))
         #expect(line.contains("thread=em-acquire"))
         #expect(line.contains("errno=\"Resource temporarily unavailable (errno 11)\""))
         #expect(line.contains("ulimit -u") && line.contains("TasksMax"))
@@ -137,8 +120,8 @@ struct PipelineThreadStartAgentTests {
             path = dir + "/agent.yaml"
             yaml = AgentLifecycleTests.config(broker: broker.url, id: id, stateDirectory: dir)
             try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-            runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path)
-            runner.threadStarter = PipelineThreadStartAgentTests.starter(failures: failures)
+            runner = try AgentRunner(configuration: try ConfigurationLoader.load(path: path), configPath: path,
+                                     threadStarter: PipelineThreadStartAgentTests.starter(failures: failures))
             run = Run(runner, duration: 30)
             #expect(run.waitFor("started delivery"))
         }

@@ -9,8 +9,8 @@ struct PipelineThreadStartTests {
     /// Starts real threads except `failing`, which fails as `pthread_create` does when the
     /// process has no threads left (EAGAIN, pthread_create(3)).
     static func starter(failing: String) -> ThreadStarter {
-        { name, body throws(Errno) in
-            if name == failing { throw Errno(EAGAIN) }
+        { name, body throws(ThreadStartError) in
+            if name == failing { throw ThreadStartError(thread: name, errno: Errno(EAGAIN)) }
             return try PlatformThread.start(name: name, body)
         }
     }
@@ -22,7 +22,7 @@ struct PipelineThreadStartTests {
         let output = RecordingOutput()
         let pipeline = MotionPipeline(source: ScriptedSource(count: 100, rate: 100), configuration: configuration,
                                       outputs: [output], threadStarter: Self.starter(failing: failing))
-        let error = try #require(throws: PipelineThreadStartError.self) { try pipeline.start() }
+        let error = try #require(throws: ThreadStartError.self) { try pipeline.start() }
         #expect(error.thread == failing)
         #expect(error.errno == Errno(EAGAIN))
         // What to do is in the message.

@@ -47,7 +47,7 @@ extension AgentRunner {
     /// The broker connection: `client` wired and connecting. Its stop says `offline` and disconnects.
     func brokerConnectionPart() -> ClosurePart {
         ClosurePart("broker connection", start: { [unowned self] in
-            install(client)
+            try install(client)
         }, stop: { [unowned self] budget in
             retireClient(timeout: budget.remaining(1.0))
         })

@@ -80,7 +80,7 @@ extension AgentRunner {
             let now = MonotonicClock.nowNanos()
             if let d = duration, Double(now - start) * 1e-9 >= d { return "duration reached" }
             if stopRequested.load(ordering: .relaxed) { return "stop requested" }
-            if let lost = pipelineLost { return lost }
+            if let lost = lostForGood { return lost }
             if pipeline?.end == .endOfStream { return Self.endOfRecording }
 
             commandHandler.handlePending(handleCommand)

@@ -1,6 +1,7 @@
 import EdgeMotion
 import Logging
 import Messaging
+import Platform
 import MotionCore
 import Sensors
 import Synchronization
@@ -12,22 +13,28 @@ extension AgentRunner {
     // MARK: Parts
 
     /// The outbox, with its spool in `state_directory` (created with its missing parents) when
-    /// `spool.enabled`. A spool that cannot be opened fails start-up (nil, logged): never a
-    /// silent downgrade to events kept in memory only.
-    static func makeOutbox(_ c: AgentConfiguration, log: Logger) -> Outbox? {
+    /// `spool.enabled`, its pump thread started by `threadStarter`. A spool that cannot be opened
+    /// or a pump thread that cannot be created fails start-up (logged): never a silent downgrade
+    /// to events kept in memory only, nor an outbox that never sends.
+    static func makeOutbox(_ c: AgentConfiguration, log: Logger,
+                           threadStarter: @escaping ThreadStarter) -> Result<Outbox, OutboxStartError> {
         var settings = OutboxSettings(maximumStreamBytes: c.outbox.maxBytes,
                                       maximumStreamAgeMilliseconds: Int(c.outbox.maxAgeSeconds * 1000),
                                       inflightWindow: c.outbox.inflight,
                                       spoolFsync: c.spool.fsync, maximumSpoolBytes: c.spool.maxBytes)
         if c.spool.enabled { settings.spoolPath = SpoolConfiguration.path(stateDirectory: c.stateDirectory) }
-        do {
-            return try Outbox(settings: settings)
+        do throws(OutboxStartError) {
+            return .success(try Outbox(settings: settings, threadStarter: threadStarter))
         } catch {
-            // Only opening the spool can fail (without one, `init` does not throw).
-            log.error("cannot open the event spool; not starting",
-                      ["error": error.description,
-                       "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
-            return nil
+            switch error {
+            case .spool(let e):
+                log.error("cannot open the event spool; not starting",
+                          ["error": e.description,
+                           "hint": "make state_directory (\(c.stateDirectory)) creatable and writable, or set spool.enabled: false to keep events in memory only"])
+            case .thread(let t):
+                logThreadStartFailure(t, .startUp, log: log)
+            }
+            return .failure(error)
         }
     }
 
@@ -42,10 +49,11 @@ extension AgentRunner {
                 route(c.streams.magnetometer, t.sensor("magnetometer")), motion]
     }
 
-    static func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0) throws -> MQTTClient {
+    static func makeClient(_ c: AgentConfiguration, topics: TopicLayout, brokerIndex: Int = 0,
+                           threadStarter: @escaping ThreadStarter) throws -> MQTTClient {
         let urls = brokerURLs(c)
         let options = try c.connectionOptions(brokerURL: urls[min(brokerIndex, urls.count - 1)], statusTopic: topics.status)
-        return try MQTTClient(options: options)
+        return try MQTTClient(options: options, threadStarter: threadStarter)
     }
 
     /// `mqtt.broker` followed by `mqtt.fallback_brokers`.
@@ -62,7 +70,7 @@ extension AgentRunner {
                                         afterSeconds: configuration.mqtt.failoverAfterSeconds) else { return }
         let current = failover.index
         let replacement: MQTTClient
-        do { replacement = try Self.makeClient(configuration, topics: topics, brokerIndex: next) } catch {
+        do { replacement = try Self.makeClient(configuration, topics: topics, brokerIndex: next, threadStarter: threadStarter) } catch {
             log.error("cannot create a client for the next broker; skipping it", ["broker": urls[next], "error": "\(error)"])
             failover.skipped(next)
             return
@@ -74,12 +82,25 @@ extension AgentRunner {
         old.disconnect(timeout: .milliseconds(300))
         reconnectsBase += old.statistics.reconnects
         failover.moved(to: next)
-        install(replacement)
+        installReplacement(replacement)
+    }
+
+    /// `install` for a client that replaces a retired one (failover, a reload's new broker). If
+    /// its network thread cannot be created nothing would ever be published again: one error
+    /// line, and the agent stops with exit status 1 (`lostForGood`).
+    func installReplacement(_ replacement: MQTTClient) {
+        do throws(ThreadStartError) { try install(replacement) } catch {
+            Self.logThreadStartFailure(error, .replacementClient, log: log)
+            recordError("mqtt: \(error)")
+            lostForGood = "no MQTT network thread for the new client"
+        }
     }
 
     /// Wires a new client to the outbox and starts it. `status`, `meta` (retained) are (re)announced
     /// on every connection: a broker restart without persistence forgets them.
-    func install(_ newClient: MQTTClient) {
+    /// - Throws: `ThreadStartError` when the client's network thread cannot be created (the
+    ///   caller decides: exit status 1 at start-up and at a failover).
+    func install(_ newClient: MQTTClient) throws(ThreadStartError) {
         let statusTopic = topics.status, metaTopic = topics.meta
         let commandPattern = topics.commandPattern
         let connectionLog = Logger(label: "mqtt")
@@ -121,9 +142,10 @@ extension AgentRunner {
         homeAssistant?.attach(newClient)
         outbox.attach(newClient)
         client = newClient
-        do {
+        do throws(MQTTError) {
             try newClient.start()
         } catch {
+            if case .threadStart(let t) = error.kind { throw t }
             log.error("cannot start the MQTT client", ["error": "\(error)"])
             recordError("mqtt: \(error)")
         }

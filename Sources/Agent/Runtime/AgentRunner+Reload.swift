@@ -1,6 +1,7 @@
 import EdgeMotion
 import Logging
 import Messaging
+import Platform
 import MotionCore
 import Sensors
 import Synchronization
@@ -38,7 +39,7 @@ extension AgentRunner {
             rejectedReload.withLock { $0 = nil }
             healthDirty.store(true, ordering: .relaxed)
         case .failure(let e):
-            log.error(pipelineLost == nil ? "reload rejected; the running configuration stays" : "reload rejected; no pipeline runs",
+            log.error(lostForGood == nil ? "reload rejected; the running configuration stays" : "reload rejected; no pipeline runs",
                       ["file": path, "error": e.description])
             rejectReload(path + ": " + e.description)
         }
@@ -68,7 +69,7 @@ extension AgentRunner {
         }
         var replacement: MQTTClient?
         if diff.reconnectBroker {
-            do { replacement = try Self.makeClient(new, topics: newTopics) } catch {
+            do { replacement = try Self.makeClient(new, topics: newTopics, threadStarter: threadStarter) } catch {
                 return .failure(ApplyFailure(description: "mqtt: \(error)"))
             }
         }
@@ -107,7 +108,7 @@ extension AgentRunner {
             deviceID = newID
             topics = newTopics
             failover.restartAtFirstBroker()
-            install(replacement)
+            installReplacement(replacement)
             changed.append("mqtt")
         }
         if diff.reopenAuxiliary {
@@ -139,8 +140,8 @@ extension AgentRunner {
                 // The reload policy: a new pipeline that does not start (its source, or one of its
                 // threads) leaves the previous source, streams and fusion running. If that does
                 // not start either, nothing samples: the agent stops with exit status 1.
-                if let t = (error as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
-                    logThreadStartFailure(t, reload: true)
+                if let t = Self.threadStartFailure(in: error) {
+                    Self.logThreadStartFailure(t, .reload, log: log)
                 } else {
                     log.error("the new source does not start; restarting the previous one", ["error": "\(error)"])
                 }
@@ -152,13 +153,12 @@ extension AgentRunner {
                     pipelineParts.replaceParts(makePipelineParts(source: back, configuration: configuration))
                     try pipelineParts.start()
                 } catch let previous {
-                    if let t = (previous as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
-                        log.error("the previous pipeline does not start either; stopping (exit status 1)",
-                                  ["thread": t.thread, "errno": "\(t.errno)", "hint": PipelineThreadStartError.remedy])
+                    if let t = Self.threadStartFailure(in: previous) {
+                        Self.logThreadStartFailure(t, .previousPipeline, log: log)
                     } else {
                         log.error("the previous pipeline does not start either; stopping (exit status 1)", ["error": "\(previous)"])
                     }
-                    pipelineLost = "no pipeline runs after a failed reload"
+                    lostForGood = "no pipeline runs after a failed reload"
                 }
                 return .failure(ApplyFailure(description: "source: \(error)"))
             }

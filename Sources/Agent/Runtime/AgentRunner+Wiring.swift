@@ -1,6 +1,7 @@
 import EdgeMotion
 import Logging
 import Messaging
+import Platform
 import MotionCore
 
 extension AgentRunner {
@@ -23,7 +24,7 @@ extension AgentRunner {
     /// Secret-file warnings, then the device id, the topics and the MQTT client (settings: status
     /// 2), then the outbox (its spool: status 1) and the publisher over it. Each failure is logged
     /// as it was when `run` built these.
-    static func wire(_ c: AgentConfiguration) throws(SetupFailure) -> Wiring {
+    static func wire(_ c: AgentConfiguration, threadStarter: @escaping ThreadStarter) throws(SetupFailure) -> Wiring {
         let log = Logger(label: "agent")
         for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
         guard c.mqtt.broker != nil else {
@@ -34,13 +35,16 @@ extension AgentRunner {
         let topics: TopicLayout, client: MQTTClient
         do {
             topics = try TopicLayout(prefix: c.mqtt.resolvedTopicPrefix(deviceID: deviceID))
-            client = try makeClient(c, topics: topics)
+            client = try makeClient(c, topics: topics, threadStarter: threadStarter)
         } catch {
             log.error("invalid MQTT settings", ["error": "\(error)"])
             throw SetupFailure(exitStatus: 2, description: "invalid MQTT settings: \(error)")
         }
-        guard let outbox = makeOutbox(c, log: log) else {
-            throw SetupFailure(exitStatus: 1, description: "cannot open the event spool")
+        let outbox: Outbox
+        switch makeOutbox(c, log: log, threadStarter: threadStarter) {
+        case .success(let o): outbox = o
+        case .failure(.spool): throw SetupFailure(exitStatus: 1, description: "cannot open the event spool")
+        case .failure(.thread(let t)): throw SetupFailure(exitStatus: 1, description: t.description)
         }
         let publisher = MQTTPublisher(outbox: outbox, routes: routes(c, topics), clock: WallClockMapping.current())
         return Wiring(deviceID: deviceID, topics: topics, client: client, outbox: outbox, publisher: publisher)

@@ -1,6 +1,7 @@
 import EdgeMotion
 import Logging
 import Messaging
+import Platform
 import MotionCore
 import Sensors
 import Synchronization
@@ -129,8 +130,9 @@ public final class AgentRunner: @unchecked Sendable {
     /// Re-open attempts counted when the source last failed.
     var retriesAtFailure: UInt64 = 0
 
-    /// Starts the pipeline's threads (`PlatformThread.start`); tests make `pthread_create` fail.
-    var threadStarter: ThreadStarter = platformThreadStarter
+    /// Starts every thread the agent owns (the pipeline's, the outbox's pump, each MQTT client's
+    /// network thread): `platformThreadStarter` in production; tests make `pthread_create` fail.
+    let threadStarter: ThreadStarter
 
     /// Builds the source from `source:` settings; tests swap in sources that fail on purpose.
     var makeSource: (AgentConfiguration) throws -> any IMUSource = {
@@ -143,9 +145,17 @@ public final class AgentRunner: @unchecked Sendable {
     /// - Parameters:
     ///   - configPath: the file to re-read on SIGHUP (nil: built-in defaults, reload does nothing).
     ///   - overrides: command-line values re-applied after each reload.
-    public init(configuration: AgentConfiguration, configPath: String? = nil,
-                overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(SetupFailure) {
-        let w = try Self.wire(configuration)
+    public convenience init(configuration: AgentConfiguration, configPath: String? = nil,
+                            overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(SetupFailure) {
+        try self.init(configuration: configuration, configPath: configPath, overrides: overrides, threadStarter: platformThreadStarter)
+    }
+
+    /// The same with every thread started by `threadStarter` (tests make `pthread_create` fail).
+    package init(configuration: AgentConfiguration, configPath: String? = nil,
+                 overrides: ConfigurationOverrides = ConfigurationOverrides(),
+                 threadStarter: @escaping ThreadStarter) throws(SetupFailure) {
+        self.threadStarter = threadStarter
+        let w = try Self.wire(configuration, threadStarter: threadStarter)
         self.configuration = configuration
         self.configPath = configPath
         self.overrides = overrides
@@ -192,7 +202,15 @@ public final class AgentRunner: @unchecked Sendable {
         // connection handshake; a live source starts after at most 5 s either way.
         let newClient = client
         agentParts.append(brokerConnectionPart(), healthReporter, outboxPart())
-        try? agentParts.start()   // none of these three throws: the client retries by itself
+        do {
+            // Only the client's network thread can fail here; the client retries the broker by itself.
+            try agentParts.start()
+        } catch {
+            if let t = Self.threadStartFailure(in: error) { Self.logThreadStartFailure(t, .startUp, log: log) }
+            else { log.error("cannot start the MQTT client", ["error": "\(error)"]) }
+            outbox.stop(timeout: .milliseconds(200))
+            return 1
+        }
         let connected: Bool
         switch waitForBroker(newClient, timeout: 5) {
         case .connected: connected = true
@@ -223,8 +241,8 @@ public final class AgentRunner: @unchecked Sendable {
             // A failed start has already stopped, in reverse, what was started (`offline` said).
             try agentParts.start()
         } catch {
-            if let t = (error as? PartStartFailure)?.rootCause as? PipelineThreadStartError {
-                logThreadStartFailure(t, reload: false)
+            if let t = Self.threadStartFailure(in: error) {
+                Self.logThreadStartFailure(t, .startUp, log: log)
             } else {
                 log.error("cannot start the source", ["source": source.capabilities.name, "error": "\(error)"])
             }
@@ -238,14 +256,6 @@ public final class AgentRunner: @unchecked Sendable {
 
         let exitReason = mainLoop(duration: duration)
         return stop(reason: exitReason)
-    }
-
-    /// The one error line of a pipeline thread that could not be created: which thread, the
-    /// `pthread_create` error and what to do. `reload` says the previous configuration restarts.
-    func logThreadStartFailure(_ t: PipelineThreadStartError, reload: Bool) {
-        log.error(reload ? "cannot start a pipeline thread for the new configuration; restarting the previous one"
-                         : "cannot start a pipeline thread; not starting (exit status 1)",
-                  ["thread": t.thread, "errno": "\(t.errno)", "hint": PipelineThreadStartError.remedy])
     }
 
     /// Where query answers may go, for the running configuration and topic prefix.
@@ -275,10 +285,12 @@ public final class AgentRunner: @unchecked Sendable {
 
     /// SIGUSR1 asked for `stats` and `health` now.
     var statisticsRequested = false
-    /// Set when a reload could start neither the new pipeline nor the previous one: the main loop
-    /// stops the agent with this reason and exit status 1 (an agent that samples nothing is not
-    /// kept alive; systemd's `Restart=` starts it afresh).
-    var pipelineLost: String?
+    /// Set when a part the agent cannot run without is gone for good (a reload that could start
+    /// neither the new pipeline nor the previous one; a failover whose new client's network thread
+    /// could not be created): the main loop stops the agent with this reason and exit status 1
+    /// (an agent that samples or publishes nothing is not kept alive; systemd's `Restart=` starts
+    /// it afresh).
+    var lostForGood: String?
 
     static let endOfRecording = "end of recording"
     /// How long the end of a replay may wait for the outbox to empty before the normal stop.
@@ -313,7 +325,7 @@ public final class AgentRunner: @unchecked Sendable {
                                "events_kept_in_spool": "\(o.unacknowledgedEvents)",
                                "delivery": Self.deliveryNote(client.options.protocolVersion),
                                "took_ms": "\(budget.elapsedMilliseconds)"])
-        return pipelineLost == nil ? 0 : 1
+        return lostForGood == nil ? 0 : 1
     }
 
     /// What `acknowledged` in the stop summary can and cannot prove (docs/reliability.md).

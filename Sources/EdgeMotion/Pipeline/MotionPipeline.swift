@@ -79,7 +79,7 @@ public final class MotionPipeline: Sendable {
     public var report: PipelineStartReport? { state.withLock { $0 } }
 
     /// Opens the source and starts both threads. Throws the source's error if it cannot start,
-    /// `PipelineThreadStartError` if a thread cannot be created (the source is stopped again and
+    /// `ThreadStartError` if a thread cannot be created (the source is stopped again and
     /// any thread already started is joined; the pipeline is not running).
     ///
     /// `holdingDelivery: true` opens and configures the source (so the report is known) but reads
@@ -103,7 +103,7 @@ public final class MotionPipeline: Sendable {
         state.withLock { $0 = report }
         running.store(true, ordering: .releasing)
 
-        do throws(PipelineThreadStartError) {
+        do throws(ThreadStartError) {
             switch configuration.filter {
             case .default:
                 try startThreads(RobustAttitudeFilter.self, report: report)
@@ -342,7 +342,7 @@ public final class MotionPipeline: Sendable {
 
     // MARK: Processing thread
 
-    private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) throws(PipelineThreadStartError) {
+    private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) throws(ThreadStartError) {
         let lossless = report.sourceConfiguration.lossless
         let makeProcessor: @Sendable () -> MotionProcessor<F> = { [configuration] in
             MotionProcessor<F>(

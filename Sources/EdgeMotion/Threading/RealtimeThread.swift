@@ -4,29 +4,9 @@ import Glibc
 import Platform
 import Logging
 
-/// How a pipeline thread is started: `PlatformThread.start` in production; tests pass one that
-/// fails to check what a failed `pthread_create` does (`package`: the agent's tests inject one
-/// through `MotionService` and `AgentRunner.threadStarter`).
-package typealias ThreadStarter = @Sendable (_ name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) -> PlatformThread
-
-/// The production `ThreadStarter`: `PlatformThread.start`.
-package let platformThreadStarter: ThreadStarter = { name, body throws(Errno) in try PlatformThread.start(name: name, body) }
-
-/// A pipeline thread could not be created (`pthread_create` failed).
-public struct PipelineThreadStartError: Error, Sendable, CustomStringConvertible {
-    /// The thread's name, e.g. `em-acquire`.
-    public let thread: String
-    /// The `pthread_create` error (`EAGAIN` when out of threads or memory).
-    public let errno: Errno
-
-    /// What the operator can do about it.
-    public static let remedy = "the process is out of threads or memory: raise the thread limit "
-        + "(ulimit -u, systemd TasksMax) or free memory, then start again"
-
-    public var description: String {
-        "could not start the pipeline thread \(thread): pthread_create failed: \(errno); " + Self.remedy
-    }
-}
+/// `Platform.ThreadStartError`, so a client of EdgeMotion (whose `MotionPipeline.start` throws
+/// it) can name it without importing Platform.
+public typealias ThreadStartError = Platform.ThreadStartError
 
 /// A named POSIX thread running one closure, joined explicitly.
 ///
@@ -43,14 +23,10 @@ final class RealtimeThread: @unchecked Sendable {
     }
 
     /// Starts the thread. The name is truncated to Linux's 15 characters.
-    /// - Throws: `PipelineThreadStartError` when `pthread_create` fails.
-    func start(_ body: @escaping @Sendable () -> Void) throws(PipelineThreadStartError) {
+    /// - Throws: `ThreadStartError` when `pthread_create` fails.
+    func start(_ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         precondition(thread == nil, "RealtimeThread \(name) started twice")
-        do throws(Errno) {
-            thread = try starter(name, body)
-        } catch {
-            throw PipelineThreadStartError(thread: name, errno: error)
-        }
+        thread = try starter(name, body)
     }
 
     /// Waits for the thread to finish. Idempotent.

@@ -97,6 +97,8 @@ public final class MQTTClient: Sendable {
     let retainUnavailable = Atomic<Bool>(false)
     let retainWarningLogged = Atomic<Bool>(false)
     let thread = Mutex<PlatformThread?>(nil)
+    /// Starts the network thread (`platformThreadStarter` unless a test or the agent passes one).
+    let threadStarter: ThreadStarter
     /// The last error/warning libmosquitto logged during the current attempt (e.g. OpenSSL's
     /// "certificate verify failed"), appended to the failure's detail.
     let lastLibraryMessage = Mutex<String?>(nil)
@@ -120,7 +122,14 @@ public final class MQTTClient: Sendable {
     /// The corresponding C functions are `mosquitto_new`, `mosquitto_will_set`,
     /// `mosquitto_username_pw_set`, `mosquitto_tls_set`, `mosquitto_tls_opts_set`,
     /// `mosquitto_tls_insecure_set`, `mosquitto_int_option`, `mosquitto_threaded_set`.
-    public init(options: MQTTConnectionOptions) throws(MQTTError) {
+    public convenience init(options: MQTTConnectionOptions) throws(MQTTError) {
+        try self.init(options: options, threadStarter: platformThreadStarter)
+    }
+
+    /// The same with the network thread started by `threadStarter` (the agent passes its own;
+    /// tests make `pthread_create` fail).
+    package init(options: MQTTConnectionOptions, threadStarter: @escaping ThreadStarter) throws(MQTTError) {
+        self.threadStarter = threadStarter
         try options.validate()
         MosquittoLibrary.ensureInitialized()
         let ctx = options.address.hostPort
@@ -236,8 +245,8 @@ public final class MQTTClient: Sendable {
 
     /// Starts the network thread, which connects (`mosquitto_connect_async`) and reconnects with
     /// capped, fully-jittered exponential backoff until `disconnect(timeout:)`. Returns immediately.
-    /// - Throws: `.notRunning` if the client was already started or stopped; `.system` if the thread
-    ///   cannot be created.
+    /// - Throws: `.notRunning` if the client was already started or stopped; `.threadStart` if the
+    ///   network thread (`em-mqtt`) cannot be created (the client can be started again later).
     public func start() throws(MQTTError) {
         guard !startedFlag.exchange(true, ordering: .acquiringAndReleasing) else {
             throw MQTTError(.notRunning, context: context, detail: "start() called twice")
@@ -245,13 +254,13 @@ public final class MQTTClient: Sendable {
         guard !stopRequested.load(ordering: .acquiring) else {
             throw MQTTError(.notRunning, context: context, detail: "the client was disconnected")
         }
-        do throws(Errno) {
+        do throws(ThreadStartError) {
             // The thread holds the client until its loop ends.
-            let started = try PlatformThread.start(name: "em-mqtt") { self.runNetworkLoop() }
+            let started = try threadStarter("em-mqtt") { self.runNetworkLoop() }
             thread.withLock { $0 = started }
         } catch {
             startedFlag.store(false, ordering: .releasing)
-            throw MQTTError(.system(errno: error.code), context: context, detail: "pthread_create for the MQTT network thread failed")
+            throw MQTTError(.threadStart(error), context: context, detail: "pthread_create failed: \(error.errno)")
         }
     }
 

@@ -39,6 +39,8 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
         case accessDenied           // MOSQ_ERR_ACL_DENIED
         /// A system call failed; `errno` is kept (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, …).
         case system(errno: Int32)   // MOSQ_ERR_ERRNO
+        /// The client's network thread (`em-mqtt`) could not be created (`pthread_create` failed).
+        case threadStart(ThreadStartError)
         case hostLookup             // MOSQ_ERR_EAI / MOSQ_ERR_LOOKUP
         case malformedUTF8          // MOSQ_ERR_MALFORMED_UTF8
         case keepalive              // MOSQ_ERR_KEEPALIVE
@@ -97,6 +99,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
             case .authentication: "MOSQ_ERR_AUTH"
             case .accessDenied: "MOSQ_ERR_ACL_DENIED"
             case .system(let e): "MOSQ_ERR_ERRNO (\(MQTTError.errnoName(e)))"
+            case .threadStart(let t): "thread \(t.thread) not started"
             case .hostLookup: "MOSQ_ERR_EAI"
             case .malformedUTF8: "MOSQ_ERR_MALFORMED_UTF8"
             case .keepalive: "MOSQ_ERR_KEEPALIVE"
@@ -130,6 +133,7 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable, Equatable {
             case .authentication: "authentication failed; check username and password"
             case .accessDenied: "the broker's ACL denies this topic for this user"
             case .system(let e): MQTTError.errnoAdvice(e)
+            case .threadStart: ThreadStartError.remedy
             case .hostLookup: "the broker host name could not be resolved; check DNS and the URL"
             case .malformedUTF8: "topics must be valid UTF-8"
             case .keepalive: "no answer to PINGREQ within the keepalive interval: the broker is frozen or the network path died (half-open TCP connection); the client reconnects"

@@ -6,14 +6,16 @@ import Platform
 import Synchronization
 
 extension Outbox {
-    func startPump() {
-        do throws(Errno) {
+    /// Starts the pump thread (`em-outbox`) with `starter`.
+    /// - Throws: `ThreadStartError` from the starter; the outbox then has no pump (`init` fails).
+    func startPump(_ starter: ThreadStarter) throws(ThreadStartError) {
+        do throws(ThreadStartError) {
             // The thread holds the outbox until the pump ends.
-            let started = try PlatformThread.start(name: "em-outbox") { self.pumpLoop() }
+            let started = try starter("em-outbox") { self.pumpLoop() }
             thread.withLock { $0 = started }
         } catch {
             pumpExited.store(true, ordering: .releasing)
-            log.error("cannot start the outbox thread; nothing will be published", ["errno": String(error.code)])
+            throw error
         }
     }
 

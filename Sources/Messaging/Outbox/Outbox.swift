@@ -110,19 +110,28 @@ public final class Outbox: Sendable {
     nonisolated(unsafe) var nextSpoolCheckNanos: UInt64 = 0
 
     /// Opens (and replays) the spool when `settings.spoolPath` is set and starts the pump thread.
-    /// - Throws: `SpoolError` when the spool file cannot be opened.
-    public convenience init(settings: OutboxSettings) throws(SpoolError) {
-        try self.init(settings: settings, clock: .monotonic, runsPump: true)
+    /// - Throws: `.spool` when the spool file cannot be opened, `.thread` when the pump thread
+    ///   (`em-outbox`) cannot be created.
+    public convenience init(settings: OutboxSettings) throws(OutboxStartError) {
+        try self.init(settings: settings, clock: .monotonic, runsPump: true, threadStarter: platformThreadStarter)
+    }
+
+    /// The same with the pump thread started by `threadStarter` (the agent passes its own; tests
+    /// make `pthread_create` fail).
+    package convenience init(settings: OutboxSettings, threadStarter: @escaping ThreadStarter) throws(OutboxStartError) {
+        try self.init(settings: settings, clock: .monotonic, runsPump: true, threadStarter: threadStarter)
     }
 
     /// The same with an injected clock; `runsPump: false` starts no thread, so a test drives
     /// the pump's work itself with `pumpOnce()` (deterministic: no sleeps, no other thread).
-    init(settings: OutboxSettings, clock: OutboxClock, runsPump: Bool) throws(SpoolError) {
+    init(settings: OutboxSettings, clock: OutboxClock, runsPump: Bool,
+         threadStarter: @escaping ThreadStarter = platformThreadStarter) throws(OutboxStartError) {
         self.settings = settings
         self.clock = clock
         self.runsPump = runsPump
         if let path = settings.spoolPath {
-            let s = try EventSpool(path: path, fsync: settings.spoolFsync)
+            let s: EventSpool
+            do throws(SpoolError) { s = try EventSpool(path: path, fsync: settings.spoolFsync) } catch { throw .spool(error) }
             spool = s
             let now = clock.nowNanos()
             state.withLock { st in
@@ -144,7 +153,11 @@ public final class Outbox: Sendable {
                 }
             }
         }
-        if runsPump { startPump() } else { pumpExited.store(true, ordering: .releasing) }
+        if runsPump {
+            do throws(ThreadStartError) { try startPump(threadStarter) } catch { throw .thread(error) }
+        } else {
+            pumpExited.store(true, ordering: .releasing)
+        }
     }
 
     deinit {
