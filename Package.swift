@@ -73,6 +73,7 @@ let package = Package(
 
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "MotionCore", "TestSupport", "TestSupportPaths"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "Platform", "TestSupport"]),
         .testTarget(name: "EdgeMotionTests", dependencies: ["EdgeMotion", "TestSupport"]),
