@@ -62,6 +62,27 @@ struct AgentThreadStartTests {
         Self.expectOneLine(lines, thread: "em-mqtt", event: "cannot start a thread; not starting (exit status 1)")
     }
 
+    /// `edgemotion events set-level` (and the other cmd/events actions) start a client of their
+    /// own: no network thread is exit status 1 with the thread named, not "broker unreachable"
+    /// (69) after trying every broker.
+    @Test func theCommandLineClientWithoutANetworkThreadFailsWithStatusOne() throws {
+        let configuration = try ConfigurationLoader.parse(yaml: "mqtt: { broker: \"mqtt://127.0.0.1:1\", fallback_brokers: [\"mqtt://127.0.0.1:2\"] }",
+                                                          fileName: "cli.yaml")
+        let calls = LockedBox(0)
+        let failing: ThreadStarter = { name, _ throws(ThreadStartError) in
+            calls.value += 1
+            throw ThreadStartError(thread: name, errno: Errno(EAGAIN))
+        }
+        var request = AgentCommandRequest(configuration: configuration, name: "events", timeout: 1)
+        request.threadStarter = failing
+        let failure = try #require(throws: AgentCommandRequest.Failure.self) { _ = try request.send(fields: "\"action\":\"set_level\"") }
+        guard case .thread(let t) = failure else { Issue.record("not a thread failure: \(failure)"); return }
+        #expect(t.thread == "em-mqtt" && t.errno == Errno(EAGAIN))
+        #expect(failure.exitStatus == 1)
+        #expect(failure.description.contains("ulimit -u"))
+        #expect(calls.value == 1, "the fallback broker is not tried: it would fail the same way")
+    }
+
     /// A reload to a new broker replaces the client; if its network thread cannot be created
     /// nothing would be published again: one line, the agent stops with exit status 1.
     @Test func anMQTTThreadThatCannotStartForANewBrokerStopsTheAgentWithStatusOne() throws {

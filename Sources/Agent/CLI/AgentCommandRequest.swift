@@ -22,20 +22,24 @@ struct AgentCommandRequest {
         case noReply(String)
         /// The agent answered `ok:false` (its reason), or the broker refused the publish.
         case refused(String)
+        /// The client's network thread could not be created (`pthread_create` failed).
+        case thread(ThreadStartError)
 
         var description: String {
             switch self {
             case .configuration(let s), .unreachable(let s), .noReply(let s), .refused(let s): s
+            case .thread(let t): t.description
             }
         }
 
-        /// 2 configuration; 69 (EX_UNAVAILABLE) no broker; 75 (EX_TEMPFAIL) no reply; 1 refused.
+        /// 2 configuration; 69 (EX_UNAVAILABLE) no broker; 75 (EX_TEMPFAIL) no reply; 1 refused
+        /// or no network thread.
         var exitStatus: Int32 {
             switch self {
             case .configuration: 2
             case .unreachable: 69
             case .noReply: 75
-            case .refused: 1
+            case .refused, .thread: 1
             }
         }
     }
@@ -45,6 +49,8 @@ struct AgentCommandRequest {
     let name: String
     /// How long to wait for the connection, and then again for the reply, seconds.
     let timeout: Double
+    /// Starts the client's network thread (tests make `pthread_create` fail).
+    var threadStarter: ThreadStarter = platformThreadStarter
 
     /// Sends `{"id":…,<fields>}` (`fields`: JSON members without braces, e.g.
     /// `"action":"set_level"`) and returns the agent's reply (raw JSON) when it says `ok:true`.
@@ -69,7 +75,7 @@ struct AgentCommandRequest {
             options.will = nil   // the agent's `status` will is the agent's, not ours
             options.reconnect.connectTimeout = .milliseconds(Int64(timeout * 1000))
             let client: MQTTClient
-            do { client = try MQTTClient(options: options) } catch { throw .configuration("\(url): \(error)") }
+            do { client = try MQTTClient(options: options, threadStarter: threadStarter) } catch { throw .configuration("\(url): \(error)") }
             let exchange = Exchange()
             client.onMessage = { m in if m.topic == resultTopic { exchange.received(m.payload) } }
             client.onPublishRefused = { _, reason in exchange.refused(reason) }
@@ -78,6 +84,8 @@ struct AgentCommandRequest {
                 try client.subscribe(resultTopic, qos: 1)
                 try client.start()
             } catch {
+                // No thread is no broker's fault: the next broker would fail the same way.
+                if case .threadStart(let t) = error.kind { throw .thread(t) }
                 tried.append("\(url): \(error)")
                 continue
             }

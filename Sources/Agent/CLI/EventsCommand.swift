@@ -56,7 +56,7 @@ struct EventsCommand: Command {
     exit status: 0 printed (set-level…: the agent's ok reply); 64 usage or an unknown scenario;
     65 a bad config or too few samples; 66 the recording cannot be read. set-level…: 2 a bad config
     or no broker; 69 the broker cannot be reached; 75 no reply in time; 1 the agent refused (its
-    reason is printed).
+    reason is printed) or no thread could be started.
     """
 
     func run(arguments: [String]) -> Int32 {
