@@ -6,7 +6,8 @@ import MotionCore
 
 extension AgentRunner {
     /// Why the agent could not be built (already logged); `exitStatus` is what the process returns:
-    /// 2 for settings (no broker, invalid MQTT settings), 1 for an event spool that cannot be opened.
+    /// 2 for settings (no broker, invalid MQTT settings), 1 for an event spool that cannot be opened
+    /// or an outbox thread that cannot be created.
     public struct SetupFailure: Error, CustomStringConvertible {
         public let exitStatus: Int32
         public let description: String
@@ -22,8 +23,8 @@ extension AgentRunner {
     }
 
     /// Secret-file warnings, then the device id, the topics and the MQTT client (settings: status
-    /// 2), then the outbox (its spool: status 1) and the publisher over it. Each failure is logged
-    /// as it was when `run` built these.
+    /// 2), then the outbox (its spool or its pump thread: status 1) and the publisher over it.
+    /// Each failure is logged as it was when `run` built these.
     static func wire(_ c: AgentConfiguration, threadStarter: @escaping ThreadStarter) throws(SetupFailure) -> Wiring {
         let log = Logger(label: "agent")
         for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
