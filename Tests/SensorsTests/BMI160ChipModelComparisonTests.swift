@@ -17,14 +17,8 @@ import TestSupportPaths
 @Suite("BMI160 data-sheet engine models against the software detectors (real recordings)", .serialized,
        .enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
 struct BMI160ChipModelComparisonTests {
-    static var data: String { (SharedDataPath.root ?? "") + "/data" }
-
-    struct Outcome {
-        var software: [MotionEvent] = []
-        var chip: [MotionEvent] = []
-        func times(_ e: [MotionEvent], _ types: Set<MotionEventType>) -> [Double] { e.filter { types.contains($0.type) }.map(\.time) }
-        func count(_ e: [MotionEvent], _ t: MotionEventType) -> Int { e.filter { $0.type == t }.count }
-    }
+    typealias Outcome = ChipModelReplay.Outcome
+    static var data: String { ChipModelReplay.data }
 
     /// The bytes `BMI160.configure` writes for `MotionEventConfiguration()`'s thresholds at `rate`
     /// (±4 g, data-ready on), as the agent hands them over (`events.chip_engines` all).
@@ -42,9 +36,7 @@ struct BMI160ChipModelComparisonTests {
     }
 
     func run(_ path: String, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> Outcome {
-        let rows = try RecordingReader(path: path).readAll()
-        let first = try #require(rows.first), last = try #require(rows.last)
-        let rate = Double(rows.count - 1) / (last.time - first.time)
+        let (rows, rate) = try ChipModelReplay.load(path)
         let r = try Self.registers(rate: rate, mutate: mutate)
         // ACC_RANGE 0x41 (data sheet register description): 0x03 ±2 g, 0x05 ±4 g, 0x08 ±8 g, 0x0C ±16 g.
         let fullScale = try #require([0x03: 2.0, 0x05: 4.0, 0x08: 8.0, 0x0C: 16.0][Int(r[0x41])])
@@ -53,27 +45,17 @@ struct BMI160ChipModelComparisonTests {
         var anyMotion = BMI160AnyMotionModel(intMotion0: r[0x5F], intMotion1: r[0x60], fullScaleG: fullScale)
         var lowG = BMI160LowGModel(intLowHigh0: r[0x5A], intLowHigh1: r[0x5B], intLowHigh2: r[0x5C])
         var tap = BMI160TapModel(intTap0: r[0x63], intTap1: r[0x64], fullScaleG: fullScale)
-        var softwareConfig = MotionEventConfiguration()
-        softwareConfig.chipMotion = false; softwareConfig.chipFreeFall = false; softwareConfig.chipTap = false; softwareConfig.chipOrientation = false
-        var chipConfig = softwareConfig
-        chipConfig.chipMotion = true; chipConfig.chipFreeFall = true; chipConfig.chipTap = true
-        var software = MotionEventDetectors(configuration: softwareConfig, sampleRate: rate)
-        var chip = MotionEventDetectors(configuration: chipConfig, sampleRate: rate)
-        var out = Outcome()
-        for row in rows {
-            let g = row.specificForce * (1 / standardGravity)
+        return ChipModelReplay.compare(rows, rate: rate, chipDecides: (true, true, true)) { time, g in
             var flags = IMUSample.Flags()
             if anyMotion.update(g.x, g.y, g.z), en0 & 0x07 != 0 { flags.insert(.chipMotion) }
-            if lowG.update(time: row.time, g.x, g.y, g.z), en1 & 0x08 != 0 { flags.insert(.chipFreeFall) }
-            switch tap.update(time: row.time, g.x, g.y, g.z) {
+            if lowG.update(time: time, g.x, g.y, g.z), en1 & 0x08 != 0 { flags.insert(.chipFreeFall) }
+            switch tap.update(time: time, g.x, g.y, g.z) {
             case .single where en0 & 0x20 != 0: flags.insert(.chipTap)
             case .double where en0 & 0x10 != 0: flags.formUnion([.chipTap, .chipDoubleTap])
             default: break
             }
-            software.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate) { out.software.append($0) }
-            chip.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate, chipFlags: flags) { out.chip.append($0) }
+            return flags
         }
-        return out
     }
 
     /// Taps: each software tap (a `double_tap` is its second tap) against the chip model's taps.
@@ -115,26 +97,24 @@ struct BMI160ChipModelComparisonTests {
         // sheet's engine has only slope, shock and quiet; the software detector also rejects a
         // peak without 0.1 s of quiet before it or while the device is handled (its support
         // test). A known disagreement of the engines, kept visible: this fails once it goes away.
+        #expect(extraTaps.count <= 2, "\(extraTaps)")   // bounded by what was measured
         withKnownIssue("BMI160 tap model taps on handling where the software detector does not (docs/chip-engines.md)") {
             #expect(extraTaps.isEmpty, "\(extraTaps)")
         }
     }
 
     @Test func dsaMotionAndFreeFallAgreeWhileJumpingSittingAndLying() throws {
-        let dir = Self.data + "/activity/dsa"
-        let manifest = try String(contentsOfFile: dir + "/manifest.tsv", encoding: .utf8)
         var checked: [String: Int] = [:], missedFalls: [String] = []
-        for line in manifest.split(whereSeparator: \.isNewline).dropFirst() {
-            let f = line.split(separator: "\t").map(String.init)
-            guard f.count > 3, ["jumping", "sitting", "lying_on_back"].contains(f[3]), (checked[f[3]] ?? 0) < 4 else { continue }
-            let o = try run(dir + "/" + f[0])
+        for (file, activity) in try ChipModelReplay.dsaFiles(["jumping", "sitting", "lying_on_back"]) {
+            let name = file.split(separator: "/").suffix(2).joined(separator: "/")
+            let o = try run(file)
             // Same decision: both none, or both some.
             let sm = o.count(o.software, .motion), cm = o.count(o.chip, .motion)
-            #expect((sm == 0) == (cm == 0), "\(f[0]) \(f[3]): motion software \(sm), chip model \(cm)")
+            #expect((sm == 0) == (cm == 0), "\(name) \(activity): motion software \(sm), chip model \(cm)")
             let sf = o.count(o.software, .freeFall), cf = o.count(o.chip, .freeFall)
-            #expect(cf <= sf, "\(f[0]) \(f[3]): free_fall software \(sf), chip model \(cf)")
-            if sf > 0, cf == 0 { missedFalls.append(f[0]) }
-            checked[f[3], default: 0] += 1
+            #expect(cf <= sf, "\(name) \(activity): free_fall software \(sf), chip model \(cf)")
+            if sf > 0, cf == 0 { missedFalls.append(name) }
+            checked[activity, default: 0] += 1
         }
         #expect(checked.count == 3, "\(checked)")
         // Measured (stop 29): on RL_right_leg/p1_a18_jumping the software finds one free fall
@@ -142,6 +122,7 @@ struct BMI160ChipModelComparisonTests {
         // to √3 ×), so the chip's low-g is stricter than the software's magnitude test for the
         // same 0.3 g. Known, kept visible (fails once it goes away); the model never finds a
         // fall the software does not (above).
+        #expect(missedFalls.count <= 1, "\(missedFalls)")   // bounded by what was measured
         withKnownIssue("BMI160 low-g sum mode is stricter than the software's magnitude (docs/chip-engines.md)") {
             #expect(missedFalls.isEmpty, "\(missedFalls)")
         }

@@ -1,12 +1,14 @@
 /// A behavioural model of the BMI160's any-motion engine, written from the data sheet
-/// (BST-BMI160-DS000-07, §2.6.1 "Any-motion detection / Significant motion", and the register
-/// descriptions of INT_MOTION_0 0x5F and INT_MOTION_1 0x60), NOT measured on silicon:
-/// - "Any-motion detection uses the slope between successive acceleration signals": per axis
+/// (BST-BMI160-DS000-07, §2.6.1 Any-motion detection / Significant motion, and the register
+/// descriptions of INT_MOTION_0 0x5F and INT_MOTION_1 0x60), NOT measured on silicon. The
+/// rules below are our paraphrase of those sections (as they are restated by the vendors' drivers
+/// and application notes); the documents themselves were not re-read for this change:
+/// - Any-motion detection uses the slope between successive acceleration signals: per axis
 ///   |a(tₙ) − a(tₙ₋₁)|, in g.
-/// - "The interrupt is generated if the slope of (at least) one of the enabled axes exceeds the
-///   threshold int_anym_th for [int_anym_dur + 1] consecutive data points"; it "is cleared again
+/// - The interrupt is generated if the slope of (at least) one of the enabled axes exceeds the
+///   threshold int_anym_th for [int_anym_dur + 1] consecutive data points; it is cleared again
 ///   if the slope of all enabled axes falls below the threshold for [int_anym_dur + 1]
-///   consecutive data points" (non-latched: the status bit follows that state).
+///   consecutive data points (non-latched: the status bit follows that state).
 /// - anym_th LSB: 3.91 mg at ±2 g, 7.81 at ±4 g, 15.63 at ±8 g, 31.25 at ±16 g (FS/512).
 /// It is fed the register bytes the driver wrote, never the driver's settings. One sample per
 /// call, at the recording's rate (standing in for the ODR the driver picked).

@@ -1,10 +1,12 @@
 /// A behavioural model of the BMI160's low-g engine in sum mode, written from the data sheet
-/// (BST-BMI160-DS000-07, §2.6.7 "Low-g interrupt", register descriptions of INT_LOWHIGH_0…2
-/// 0x5A…0x5C), NOT measured on silicon:
-/// - low_mode = 1 (INT_LOWHIGH_2 bit 2): "sum mode": |aₓ| + |a_y| + |a_z| is compared with the
+/// (BST-BMI160-DS000-07, §2.6.7 Low-g interrupt, register descriptions of INT_LOWHIGH_0…2
+/// 0x5A…0x5C), NOT measured on silicon. The
+/// rules below are our paraphrase of those sections (as they are restated by the vendors' drivers
+/// and application notes); the documents themselves were not re-read for this change:
+/// - low_mode = 1 (INT_LOWHIGH_2 bit 2): sum mode: |aₓ| + |a_y| + |a_z| is compared with the
 ///   threshold (low_mode 0 would compare each axis).
 /// - low_th (0x5B): 7.81 mg per LSB, whatever the range; low_hy (0x5C bits 1:0): 125 mg per LSB.
-/// - "The interrupt is generated if the [sum] falls below low_th for at least low_dur";
+/// - The interrupt is generated if the [sum] falls below low_th for at least low_dur;
 ///   low_dur (0x5A): (low_dur + 1) × 2.5 ms. It is reset when the sum rises above
 ///   low_th + low_hy (the hysteresis).
 /// Fed the bytes the driver wrote; one sample per call with its time.

@@ -1,15 +1,16 @@
 /// A behavioural model of the BMI160's single/double tap engine, written from the data sheet
-/// (BST-BMI160-DS000-07, §2.6.4 "Tap sensing", register descriptions of INT_TAP_0 0x63 and
-/// INT_TAP_1 0x64), NOT measured on silicon. Our reading of §2.6.4:
-/// - "A tap is detected when the slope of the acceleration of [an enabled axis] exceeds
-///   tap_th"; the slope is |a(tₙ) − a(tₙ₋₁)|. tap_th (0x64 bits 4:0): 62.5 mg per LSB at ±2 g,
+/// (BST-BMI160-DS000-07, §2.6.4 Tap sensing, register descriptions of INT_TAP_0 0x63 and
+/// INT_TAP_1 0x64), NOT measured on silicon. Our paraphrase of §2.6.4 (as the vendors' drivers
+/// restate it; the data sheet itself was not re-read for this change):
+/// - A tap is detected when the slope of the acceleration of [an enabled axis] exceeds
+///   tap_th; the slope is |a(tₙ) − a(tₙ₋₁)|. tap_th (0x64 bits 4:0): 62.5 mg per LSB at ±2 g,
 ///   125 at ±4 g, 250 at ±8 g, 500 at ±16 g (FS/32).
 /// - tap_shock (0x63 bit 6: 0 = 50 ms, 1 = 75 ms): after the first exceedance further
 ///   exceedances belong to the same shock; tap_quiet (bit 7: 0 = 30 ms, 1 = 20 ms): after the
 ///   shock window the slope must stay below tap_th for the quiet time, else it is no tap.
 /// - tap_dur (bits 2:0: 50, 100, 150, 200, 250, 375, 500, 700 ms): a second tap whose shock
 ///   starts within tap_dur of the first makes a double tap.
-/// - The data sheet does not say whether a double tap also raises s_tap for its first tap; the
+/// - We found nothing saying whether a double tap also raises s_tap for its first tap; the
 ///   model raises s_tap for every tap that passes its quiet time and d_tap for the second of a
 ///   pair (as the LSM6DSOX does), and the comparison counts taps, not kinds.
 /// Fed the bytes the driver wrote; one sample per call with its time.
