@@ -29,10 +29,7 @@ public struct EventSettings: Sendable, Equatable {
     public var chipEngines: Set<ChipEngine>?
 
     /// `events.chip_engines` items.
-    public enum ChipEngine: String, Sendable, Equatable, CaseIterable, Comparable {
-        case motion, freeFall = "free_fall", tap, orientation
-        public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
-    }
+    public typealias ChipEngine = MotionCore.ChipEngine
 
     /// Home Assistant's binary-sensor device classes (`BinarySensorDeviceClass`, HA 2025.4): what
     /// `events.thresholds.<name>.device_class` may be (HA refuses a discovery with another). Kept

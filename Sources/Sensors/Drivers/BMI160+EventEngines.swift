@@ -119,45 +119,59 @@ extension BMI160 {
     /// INT_LOWHIGH_2: low_mode sum (bit 2) over the reset value 0x81 (low_hy 1 = 125 mg, high_hy 2).
     public static let lowGSumMode: UInt8 = 0x85
 
-    /// Programs the engines `s` asks for (any-motion, low-g, single and double tap; `s`'s 6D
-    /// orientation is not one of them), mapped to INT2 with INT2's output off so that INT1 stays
-    /// data-ready only, with a temporary latch of about two samples. Writes nothing when `s` asks
-    /// for none. Called by `configure` after the ODR (`odr`, Hz) and range (±`fullScaleG`).
-    func programEventEngines(_ s: IMUChipSettings, fullScaleG: Double, odr: Double) throws(SensorError) {
+    /// The INT_EN_0 / INT_EN_1 bits of the engines `programEventEngines` set up.
+    struct EngineEnables: Equatable {
+        var enable0: UInt8 = 0
+        var enable1: UInt8 = 0
+    }
+
+    /// Programs the engines `s` asks for (`s.requestedChipEngines`: any-motion, low-g, single and
+    /// double tap; `s`'s 6D orientation is not one of them), mapped to INT2 with INT2's output off so
+    /// that INT1 stays data-ready only, with a temporary latch of about two samples, and returns
+    /// their enable bits for `writeInterruptEnables` (nil, and nothing written, when `s` asks for
+    /// none). Called by `configure` after the ODR (`odr`, Hz) and range (±`fullScaleG`).
+    func programEventEngines(_ s: IMUChipSettings, fullScaleG: Double, odr: Double) throws(SensorError) -> EngineEnables? {
         chipEvents = []
         eventDecoder = EventDecoder(enabled: [])
-        guard s.motionInterrupt != nil || s.freeFallInterrupt != nil || s.tapInterrupt != nil else { return }
-        var enable0: UInt8 = 0, enable1: UInt8 = s.dataReadyInterrupt ? Self.enableDataReady : 0, map2: UInt8 = 0
-        var events = IMUSample.Flags()
+        let events = s.requestedChipEngines.intersection(model.chipEngines)
+        guard !events.isEmpty else { return nil }
+        var enables = EngineEnables(), map2: UInt8 = 0
         if let motion = s.motionInterrupt {
             try device.write(Register.intMotion0, Self.anyMotionDurationCode(seconds: motion.duration, odr: odr))
             try device.write(Register.intMotion1, Self.anyMotionThresholdCode(ms2: motion.thresholdMS2, fullScaleG: fullScaleG))
-            enable0 |= Self.enableAnyMotionXYZ
+            enables.enable0 |= Self.enableAnyMotionXYZ
             map2 |= Self.int2AnyMotion
-            events.insert(.chipMotion)
         }
         if let freeFall = s.freeFallInterrupt {
             try device.write(Register.intLowHigh0, Self.lowGDurationCode(seconds: freeFall.duration))
             try device.write(Register.intLowHigh1, Self.lowGThresholdCode(g: freeFall.thresholdG))
             try device.write(Register.intLowHigh2, Self.lowGSumMode)
-            enable1 |= Self.enableLowG
+            enables.enable1 |= Self.enableLowG
             map2 |= Self.int2LowG
-            events.insert(.chipFreeFall)
         }
         if let tap = s.tapInterrupt {
             try device.write(Register.intTap0, Self.tapTimingRegister(tap))
             try device.write(Register.intTap1, Self.tapThresholdCode(g: tap.thresholdG, fullScaleG: fullScaleG))
-            enable0 |= Self.enableSingleTap | Self.enableDoubleTap
+            enables.enable0 |= Self.enableSingleTap | Self.enableDoubleTap
             map2 |= Self.int2SingleTap | Self.int2DoubleTap
-            events.formUnion([.chipTap, .chipDoubleTap])
         }
         try device.write(Register.intMap2, map2)
         try device.write(Register.intOutControl, Self.int1OutputOnly)
         try device.write(Register.intLatch, Self.temporaryLatchCode(odr: odr))
-        try device.write(Register.intEnable0, enable0)
-        try device.write(Register.intEnable1, enable1)
         chipEvents = events
         eventDecoder = EventDecoder(enabled: events)
+        return enables
+    }
+
+    /// The one writer of the interrupt enables in `configure`, after every other interrupt
+    /// register (so no engine runs half set up): INT_EN_0 with the engines' bits when engines were
+    /// programmed; INT_EN_1 = drdy (bit 4, with `dataReady`) | the engines' low_g, when either is on.
+    /// Nothing is written with neither (the reset values are 0). `shutdown` clears both; FIFO mode
+    /// (`enableFIFO`) sets INT_EN_1 to the watermark interrupt instead.
+    func writeInterruptEnables(dataReady: Bool, engines: EngineEnables?) throws(SensorError) {
+        if let engines { try device.write(Register.intEnable0, engines.enable0) }
+        let enable1 = (dataReady ? Self.enableDataReady : 0) | (engines?.enable1 ?? 0)
+        if dataReady || engines != nil { try device.write(Register.intEnable1, enable1) }
     }
 
     /// INT_STATUS_0 and INT_STATUS_1 (0x1C, 0x1D) in one 2-byte burst, decoded into the chip

@@ -189,9 +189,9 @@ public final class BMI160: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
         if s.dataReadyInterrupt {
             try device.write(Register.intOutControl, 0x0A)       // INT1 output enabled, active high, push-pull
             try device.write(Register.intMap1, 0x80)             // data ready → INT1
-            try device.write(Register.intEnable1, 0x10)          // drdy_en
         }
-        try programEventEngines(s, fullScaleG: a.range, odr: r.rate)
+        let engines = try programEventEngines(s, fullScaleG: a.range, odr: r.rate)
+        try writeInterruptEnables(dataReady: s.dataReadyInterrupt, engines: engines)   // last
         accelScale = RegisterDecoding.accelScale(lsbPerG: a.value.lsb)
         gyroScale = RegisterDecoding.gyroScale(lsbPerDPS: g.value.lsb)
         return IMUChipConfiguration(rate: r.rate, accelRangeG: a.range, gyroRangeDPS: g.range, lowpassHz: nil,

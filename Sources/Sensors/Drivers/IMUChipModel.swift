@@ -88,6 +88,18 @@ public struct IMUChipSettings: Sendable, Hashable {
         self.tapInterrupt = tapInterrupt
         self.orientationInterrupt = orientationInterrupt
     }
+
+    /// The chip flags of the engines these settings ask the chip for (each non-nil `…Interrupt`,
+    /// through `ChipEngine.flags`): the one home of "which engines a configuration wants", used by
+    /// `I2CIMUSource.start`'s check and the drivers' `programEventEngines`.
+    public var requestedChipEngines: IMUSample.Flags {
+        var f = IMUSample.Flags()
+        if motionInterrupt != nil { f.formUnion(ChipEngine.motion.flags) }
+        if freeFallInterrupt != nil { f.formUnion(ChipEngine.freeFall.flags) }
+        if tapInterrupt != nil { f.formUnion(ChipEngine.tap.flags) }
+        if orientationInterrupt != nil { f.formUnion(ChipEngine.orientation.flags) }
+        return f
+    }
 }
 
 /// What a chip was actually set to.

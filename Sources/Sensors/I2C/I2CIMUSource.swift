@@ -134,10 +134,8 @@ public final class I2CIMUSource: IMUSource, @unchecked Sendable {
                 throw SensorError(.unsupported, subject: capabilities.name,
                                   detail: "the chip motion engine needs an mpu6050, lsm6dsox or bmi160 with source.data_ready and source.i2c.fifo: false; set events.chip_motion: off")
             }
-            var asked = IMUSample.Flags()
-            if settings.freeFallInterrupt != nil { asked.insert(.chipFreeFall) }
-            if settings.tapInterrupt != nil { asked.insert(.chipTap) }
-            if settings.orientationInterrupt != nil { asked.insert(.chipOrientation) }
+            // Motion passed the check above, so it cannot fail this one.
+            let asked = settings.requestedChipEngines
             if !asked.isEmpty, !chip.chipEngines.isSuperset(of: asked) || dataReady == nil || fifo != nil {
                 throw SensorError(.unsupported, subject: capabilities.name,
                                   detail: "the chip free-fall and tap engines need an lsm6dsox or bmi160, the orientation engine an lsm6dsox, with source.data_ready and source.i2c.fifo: false; set events.chip_engines: [motion] or events.chip_motion: off")

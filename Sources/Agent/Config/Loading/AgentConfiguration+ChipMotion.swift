@@ -16,16 +16,6 @@ extension AgentConfiguration {
         return nil
     }
 
-    /// The chip flag that says the chip has `engine`.
-    private static func flag(_ engine: EventSettings.ChipEngine) -> IMUSample.Flags {
-        switch engine {
-        case .motion: .chipMotion
-        case .freeFall: .chipFreeFall
-        case .tap: .chipTap
-        case .orientation: .chipOrientation
-        }
-    }
-
     /// Whether `source.mount.accel_gyro` is given as the identity: the chip's 6D faces are on its
     /// own axes, so the chip decides `orientation` only when they are the board's (a learned or
     /// absent mount may turn out to be another rotation at run time).
@@ -48,17 +38,17 @@ extension AgentConfiguration {
             reader.report("events.chip_engines", "orientation from the chip needs source.mount.accel_gyro: identity (the chip reports its faces on its own axes); leave orientation out of chip_engines or mount the chip as the board")
         }
         if events.chipMotion == .on, problem == nil, let chip, let listed = events.chipEngines {
-            let missing = listed.sorted().filter { !has.contains(Self.flag($0)) }
+            let missing = listed.sorted().filter { !has.contains($0.flags) }
             if !missing.isEmpty {
                 let one = missing.count == 1
                 // The chips that have every missing engine (the lsm6dsox for orientation, it or the bmi160 for free_fall and tap).
-                let haveThem = IMUChipModel.allCases.filter { m in missing.allSatisfy { m.chipEngines.contains(Self.flag($0)) } }
+                let haveThem = IMUChipModel.allCases.filter { m in missing.allSatisfy { m.chipEngines.contains($0.flags) } }
                 reader.report("events.chip_engines", "chip_motion: on needs the \(chip.rawValue)'s \(missing.map(\.rawValue).joined(separator: " and ")) engine\(one ? "" : "s"), which it does not have (\(haveThem.map(\.rawValue).joined(separator: ", ")) only); leave \(one ? "it" : "them") out of chip_engines or use chip_motion: auto")
             }
         }
         let chipCan = events.enabled && problem == nil && events.chipMotion != .off
         let wanted = events.chipEngines ?? Set(EventSettings.ChipEngine.allCases)
-        func use(_ e: EventSettings.ChipEngine) -> Bool { chipCan && wanted.contains(e) && has.contains(Self.flag(e)) }
+        func use(_ e: EventSettings.ChipEngine) -> Bool { chipCan && wanted.contains(e) && has.contains(e.flags) }
         // 6D only for a reported `orientation` and with the chip's axes the board's.
         let useOrientation = use(.orientation) && mountIsFixedIdentity && events.detectors.enabled.contains(.orientation)
         let d = events.detectors
