@@ -61,11 +61,15 @@ public struct Logger: Sendable {
     /// Logs `event` with key/value metadata. Values are quoted when they contain spaces or quotes.
     public func log(_ level: LogLevel, _ event: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         guard isEnabled(level) else { return }
+        LogSink.write(line(level, event(), metadata))
+    }
+
+    /// The line `log` writes for an enabled event, ending in `\n` (whatever the threshold).
+    func line(_ level: LogLevel, _ event: String, _ metadata: KeyValuePairs<String, String>) -> String {
         var line = Logger.timestamp()
-        line += " " + level.name + " " + label + " event=" + Logger.quote(event())
+        line += " " + level.name + " " + label + " event=" + Logger.quote(event)
         for (k, v) in metadata { line += " " + k + "=" + Logger.quote(v) }
-        line += "\n"
-        LogSink.write(line)
+        return line + "\n"
     }
 
     public func trace(_ e: @autoclosure () -> String, _ m: KeyValuePairs<String, String> = [:]) { log(.trace, e(), m) }

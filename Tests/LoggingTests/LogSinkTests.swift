@@ -3,6 +3,10 @@ import Testing
 @testable import Logging
 
 /// `LogSink.capturing`: the lines the process itself logs, read without redirecting fd 2.
+///
+/// The threshold is process-wide and other suites change it while these run (CoreMotion's
+/// `SystemMotion` sets `warning`), so lines are written through the sink (`LogSink.write` of
+/// `Logger.line`), never through `Logger.log`, whose threshold check is not what is tested here.
 @Suite("Log sink")
 struct LogSinkTests {
     /// A label no other test logs with, so lines other suites write meanwhile are told apart.
@@ -11,7 +15,7 @@ struct LogSinkTests {
     @Test func aCapturedLineIsTheFormattedLineWithoutItsNewline() throws {
         let label = Self.label()
         let (_, lines) = LogSink.capturing {
-            Logger(label: label).error("a b", ["k": "v", "q": "x\"y"])
+            LogSink.write(Logger(label: label).line(.error, "a b", ["k": "v", "q": "x\"y"]))
         }
         let mine = lines.filter { $0.contains(" \(label) ") }
         #expect(mine.count == 1)
@@ -28,14 +32,14 @@ struct LogSinkTests {
         let log = Logger(label: label)
         let (_, lines) = LogSink.capturing {
             DispatchQueue.concurrentPerform(iterations: 4) { t in
-                for i in 0..<100 { log.notice("line", ["thread": "\(t)", "i": "\(i)"]) }
+                for i in 0..<100 { LogSink.write(log.line(.notice, "line", ["thread": "\(t)", "i": "\(i)"])) }
             }
         }
         // 4 threads × 100 lines, each once.
         let mine = lines.filter { $0.contains(" \(label) ") }
         #expect(mine.count == 400)
         #expect(Set(mine.map { $0.split(separator: " ").dropFirst(4).joined(separator: " ") }).count == 400)
-        log.notice("after the scope")
+        LogSink.write(log.line(.notice, "after the scope", [:]))
         let (_, later) = LogSink.capturing { }
         #expect(!later.contains { $0.contains("after the scope") && $0.contains(label) })
     }
@@ -44,8 +48,8 @@ struct LogSinkTests {
         let label = Self.label()
         let log = Logger(label: label)
         let (inner, outer) = LogSink.capturing { () -> [String] in
-            log.notice("outer only")
-            let (_, inner) = LogSink.capturing { log.notice("both") }
+            LogSink.write(log.line(.notice, "outer only", [:]))
+            let (_, inner) = LogSink.capturing { LogSink.write(log.line(.notice, "both", [:])) }
             return inner
         }
         #expect(inner.filter { $0.contains(label) }.map { $0.hasSuffix("event=both") } == [true])
