@@ -16,7 +16,7 @@ struct StepsCommand: Command {
     state directory (default \(HistoryQueryOptions.defaultStateDirectory)). T as for 'edgemotion activity'.
     Second form: runs the pedometer over a recording in the shared schema and prints steps, cadence
     (steps/s), distance (m), and pause/resume events; as in the agent, steps count only while the
-    activity detector reports walking or running (steps of a walk's first seconds are held until then).
+    activity detector reports walking or running, kept through `unknown` (steps of a walk's first seconds are held until then).
 
     examples:
       edgemotion steps --from -1d --to now --format table
@@ -84,7 +84,7 @@ struct StepsCommand: Command {
             let reader = try RecordingReader(path: input)
             while let row = try reader.next() {
                 if let a = detector.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate),
-                   let e = pedometer.setGait(a.walking || a.running) {
+                   let e = pedometer.setGait(for: a) {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }
                 if let e = pedometer.update(time: row.time, specificForce: row.specificForce) {

@@ -65,6 +65,9 @@ public struct Pedometer: Sendable {
     // Gait gate.
     private var gated = false
     private var gaitOpen = false
+    /// The gate is closed and the detector says `unknown`: held steps are not trimmed to
+    /// `gateHoldTime` (the detector is not late, it is unsure; a pause still drops them).
+    private var gateUnsure = false
     /// A walk was reported (`resume`) and has not paused.
     private var reported = false
     private var held = 0
@@ -104,6 +107,7 @@ public struct Pedometer: Sendable {
     /// returns its `resume` event (dated at the first held step) when the walk was not yet reported.
     public mutating func setGait(_ active: Bool) -> PedometerEvent? {
         gated = true
+        gateUnsure = false
         guard active != gaitOpen else { return nil }
         gaitOpen = active
         guard active, walking, held > 0 else { return nil }
@@ -116,6 +120,23 @@ public struct Pedometer: Sendable {
         guard !reported else { return nil }
         reported = true
         return PedometerEvent(kind: .resume, date: heldStart)
+    }
+
+    /// The gait gate as the activity detector's state sets it (the one policy the agent, the
+    /// library and `edgemotion steps` share): walking or running opens it; stationary, cycling
+    /// and automotive close it; `unknown` alone (motion that is none of the classes, e.g. a brisk
+    /// walk the model cannot place, or a sport) leaves it as it is, so the steps of a walk the
+    /// detector is unsure of are neither counted as gestures nor dropped: they stay counted when
+    /// the gate was open, held when it was closed — all of them, not only the last `gateHoldTime`
+    /// s, until walking or running is confirmed (counted) or the steps pause (dropped).
+    public mutating func setGait(for activity: MotionActivity) -> PedometerEvent? {
+        if activity.walking || activity.running { return setGait(true) }
+        if activity.primary == .unknown {
+            gated = true
+            gateUnsure = !gaitOpen
+            return nil
+        }
+        return setGait(false)
     }
 
     /// Counts `n` steps (the first at `first`, spanning `duration` s) now, or holds them while the
@@ -134,7 +155,7 @@ public struct Pedometer: Sendable {
         heldDistance += length
         let span = t - heldStart
         let limit = configuration.gateHoldTime
-        if span > limit {
+        if span > limit && !gateUnsure {
             // Keep only (about) the steps of the last `limit` seconds, at the walk's mean rate.
             let keep = (Double(held) * limit / span).rounded()
             heldActive *= keep / Double(held)

@@ -61,7 +61,7 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
                 let history = self.history
                 historyQueue.async { try? history.record(change, utcStart: change.startDate) }
                 observers.activityChanged(change)
-                if var event = pedometer.setGait(change.walking || change.running) {
+                if var event = pedometer.setGait(for: change) {
                     event.date += utcOffset
                     observers.event(event)
                 }
