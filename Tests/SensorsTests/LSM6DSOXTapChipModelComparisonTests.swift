@@ -101,7 +101,7 @@ struct LSM6DSOXTapChipModelComparisonTests {
         // starts a new tap. Plus taps where the software rejected the impulse (no quiet before it,
         // handling). Known, kept visible (fails once it goes away) and bounded by what was measured.
         let chipDoubles = o.count(o.chip, .doubleTap), softwareDoubles = o.count(o.software, .doubleTap)
-        #expect(a.chip <= 28 && chipDoubles <= 5, "\(a), double taps software \(softwareDoubles) model \(chipDoubles)")
+        #expect(a.chip >= a.software && a.chip <= 28 && chipDoubles <= 5, "\(a), double taps software \(softwareDoubles) model \(chipDoubles)")
         withKnownIssue("LSM6DSOX tap model taps again on a tap's ringing: QUIET ≤ 12 ODR periods (docs/chip-engines.md)") {
             #expect(abs(a.chip - a.software) <= max(3, a.software * 3 / 10), "\(a)")
         }
@@ -144,8 +144,9 @@ struct LSM6DSOXTapChipModelComparisonTests {
         // taps on landings: T p1_a18 34, RL p1_a18 229, RL p2_a18 20 (T p2_a18 none): 283 over
         // the 4 jumping files, where the software detector is off. ST recommends ≥ 417 Hz for
         // tap; the agent hands `tap` to the chip whatever the rate. Known, kept visible and
-        // bounded by what was measured.
-        #expect(modelTaps <= 283, "\(modelTaps): \(jumpingTaps)")
+        // bounded by what was measured, ± 25 %, so a threshold code that moves the count fails
+        // (TAP_THS × 2: 32 taps; ÷ 2: 1 269).
+        #expect((212...354).contains(modelTaps), "\(modelTaps): \(jumpingTaps)")
         withKnownIssue("LSM6DSOX tap engine runs at 26 Hz where the software tap detector is off (docs/chip-engines.md)") {
             #expect(jumpingTaps.isEmpty, "\(jumpingTaps)")
         }
