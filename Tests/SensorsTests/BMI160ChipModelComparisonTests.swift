@@ -23,16 +23,9 @@ struct BMI160ChipModelComparisonTests {
     /// The bytes `BMI160.configure` writes for `MotionEventConfiguration()`'s thresholds at `rate`
     /// (±4 g, data-ready on), as the agent hands them over (`events.chip_engines` all).
     static func registers(rate: Double, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> [UInt8] {
-        let d = MotionEventConfiguration()
-        let chip = ScriptedBMI160()
-        let driver = BMI160(device: I2CDevice(bus: try I2CBus(number: 9, path: "scripted", adapter: chip), address: 0x69))
-        _ = try driver.configure(IMUChipSettings(rate: rate, accelRangeG: 4, gyroRangeDPS: 500, dataReadyInterrupt: true,
-                                                 motionInterrupt: MotionInterruptSettings(d.anyMotion),
-                                                 freeFallInterrupt: FreeFallInterruptSettings(d.freeFall),
-                                                 tapInterrupt: TapInterruptSettings(d.tap)))
-        var r = chip.state.withLock { $0.registers }
-        mutate(&r)
-        return r
+        try ChipModelReplay.registers(ScriptedBMI160(), address: 0x69, mutate: mutate) {
+            _ = try BMI160(device: $0).configure(ChipModelReplay.chipSettings(rate: rate, engines: [.motion, .freeFall, .tap]))
+        }
     }
 
     func run(_ path: String, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> Outcome {
@@ -45,7 +38,7 @@ struct BMI160ChipModelComparisonTests {
         var anyMotion = BMI160AnyMotionModel(intMotion0: r[0x5F], intMotion1: r[0x60], fullScaleG: fullScale)
         var lowG = BMI160LowGModel(intLowHigh0: r[0x5A], intLowHigh1: r[0x5B], intLowHigh2: r[0x5C])
         var tap = BMI160TapModel(intTap0: r[0x63], intTap1: r[0x64], fullScaleG: fullScale)
-        return ChipModelReplay.compare(rows, rate: rate, chipDecides: (true, true, true)) { time, g in
+        return ChipModelReplay.compare(rows, rate: rate, chipDecides: [.motion, .freeFall, .tap]) { time, g in
             var flags = IMUSample.Flags()
             if anyMotion.update(g.x, g.y, g.z), en0 & 0x07 != 0 { flags.insert(.chipMotion) }
             if lowG.update(time: time, g.x, g.y, g.z), en1 & 0x08 != 0 { flags.insert(.chipFreeFall) }
@@ -58,18 +51,9 @@ struct BMI160ChipModelComparisonTests {
         }
     }
 
-    /// Taps: each software tap (a `double_tap` is its second tap) against the chip model's taps.
-    static func tapAgreement(_ o: Outcome) -> (software: Int, chip: Int, matched: Int) {
-        let s = o.times(o.software, [.tap, .doubleTap]), c = o.times(o.chip, [.tap])
-        // Matched: a chip tap within 0.15 s (the software's 0.1 s quiet-before plus its 0.05 s
-        // quiet-after, both decide a tap after its quiet time) of the software tap.
-        let matched = s.filter { t in c.contains { abs($0 - t) <= 0.15 } }.count
-        return (s.count, c.count, matched)
-    }
-
     @Test func broadTrial24TapsAgree() throws {
         let o = try run(Self.data + "/fusion/24_disturbed_tapping_A.csv.gz")
-        let a = Self.tapAgreement(o)
+        let a = ChipModelReplay.tapAgreement(o)
         // Tolerance fixed before the first run: counts within 30 % of each other and at least
         // 70 % of the software's taps matched by a chip-model tap.
         #expect(a.software >= 11, "\(a)")
@@ -79,17 +63,16 @@ struct BMI160ChipModelComparisonTests {
     }
 
     @Test func broadQuietTrialsGiveNoChipEventWhereTheSoftwareGivesNone() throws {
-        let dir = Self.data + "/fusion"
-        let trials = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("_undisturbed_") && $0.hasSuffix(".csv.gz") }.sorted()
+        let trials = try ChipModelReplay.undisturbedTrials()
         #expect(trials.count >= 10)
         var extraTaps: [String] = []
         for trial in trials {
-            let o = try run(dir + "/" + trial)
+            let o = try run(trial)
             for type in [MotionEventType.motion, .freeFall] where o.count(o.software, type) == 0 {
                 #expect(o.count(o.chip, type) == 0, "\(trial): \(type) chip \(o.count(o.chip, type)), software 0")
             }
             if o.count(o.software, .tap) + o.count(o.software, .doubleTap) == 0, o.count(o.chip, .tap) > 0 {
-                extraTaps.append("\(trial): \(o.count(o.chip, .tap))")
+                extraTaps.append("\(ChipModelReplay.name(trial)): \(o.count(o.chip, .tap))")
             }
         }
         // Measured (stop 29): the model taps once in each of 04_undisturbed_slow_rotation_with_breaks_A
@@ -106,7 +89,7 @@ struct BMI160ChipModelComparisonTests {
     @Test func dsaMotionAndFreeFallAgreeWhileJumpingSittingAndLying() throws {
         var checked: [String: Int] = [:], missedFalls: [String] = []
         for (file, activity) in try ChipModelReplay.dsaFiles(["jumping", "sitting", "lying_on_back"]) {
-            let name = file.split(separator: "/").suffix(2).joined(separator: "/")
+            let name = ChipModelReplay.name(file)
             let o = try run(file)
             // Same decision: both none, or both some.
             let sm = o.count(o.software, .motion), cm = o.count(o.chip, .motion)

@@ -9,34 +9,18 @@ import TestSupportPaths
 /// AN5272 and DS13092 (`ChipModels/LSM6DSOX*Model.swift`), NOT silicon. Each model is fed the
 /// register bytes `LSM6DSx.configure` wrote for the default event configuration over
 /// `ScriptedLSM6DSx`, never the driver's settings; the recording's rate stands in for the ODR
-/// (BROAD ~286 Hz → 416 Hz, dsa 25 Hz → 26 Hz). Tap and 6D are not modelled yet.
+/// (BROAD ~286 Hz → 416 Hz, dsa 25 Hz → 26 Hz). Tap and 6D: LSM6DSOXTapChipModelComparisonTests,
+/// LSM6DSOX6DChipModelComparisonTests.
 @Suite("LSM6DSOX data-sheet engine models against the software detectors (real recordings)", .serialized,
        .enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
 struct LSM6DSOXChipModelComparisonTests {
-    /// The bytes `LSM6DSx.configure` writes at `rate`, ±4 g, data-ready on, motion and free fall
-    /// handed to the chip with `MotionEventConfiguration()`'s thresholds (as the agent does).
-    static func registers(rate: Double, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> [UInt8] {
-        let d = MotionEventConfiguration()
-        let chip = ScriptedLSM6DSx()
-        let driver = LSM6DSx(device: I2CDevice(bus: try I2CBus(number: 9, path: "scripted", adapter: chip), address: 0x6B), model: .lsm6dsox)
-        _ = try driver.configure(IMUChipSettings(rate: rate, accelRangeG: 4, gyroRangeDPS: 500, dataReadyInterrupt: true,
-                                                 motionInterrupt: MotionInterruptSettings(d.anyMotion),
-                                                 freeFallInterrupt: FreeFallInterruptSettings(d.freeFall)))
-        var r = chip.state.withLock { $0.registers }
-        mutate(&r)
-        return r
-    }
-
     func run(_ path: String, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> ChipModelReplay.Outcome {
         let (rows, rate) = try ChipModelReplay.load(path)
-        let r = try Self.registers(rate: rate, mutate: mutate)
-        // CTRL1_XL 0x10 FS_XL bits 3:2 (DS13092): 00 ±2 g, 01 ±16 g, 10 ±4 g, 11 ±8 g.
-        let fullScale = [2.0, 16, 4, 8][Int((r[0x10] >> 2) & 0x03)]
-        // MD1_CFG 0x5E routes to INT1: INT1_WU bit 5, INT1_FF bit 4; TAP_CFG2 0x58 bit 7 INTERRUPTS_ENABLE.
-        let on = r[0x58] & 0x80 != 0, wu = on && r[0x5E] & 0x20 != 0, ff = on && r[0x5E] & 0x10 != 0
-        var wake = LSM6DSOXWakeUpModel(wakeUpThs: r[0x5B], wakeUpDur: r[0x5C], fullScaleG: fullScale)
+        let r = try LSM6DSOXRegisterFile(rate: rate, engines: [.motion, .freeFall], mutate: mutate)
+        let wu = r.routed.contains(.chipMotion), ff = r.routed.contains(.chipFreeFall)
+        var wake = LSM6DSOXWakeUpModel(wakeUpThs: r[0x5B], wakeUpDur: r[0x5C], fullScaleG: r.fullScaleG)
         var fall = LSM6DSOXFreeFallModel(freeFall: r[0x5D], wakeUpDur: r[0x5C])
-        return ChipModelReplay.compare(rows, rate: rate, chipDecides: (true, true, false)) { _, g in
+        return ChipModelReplay.compare(rows, rate: rate, chipDecides: [.motion, .freeFall]) { _, g in
             var flags = IMUSample.Flags()
             if wake.update(g.x, g.y, g.z), wu { flags.insert(.chipMotion) }
             if fall.update(g.x, g.y, g.z), ff { flags.insert(.chipFreeFall) }
@@ -45,13 +29,12 @@ struct LSM6DSOXChipModelComparisonTests {
     }
 
     @Test func broadQuietTrialsGiveNoChipEventWhereTheSoftwareGivesNone() throws {
-        let dir = ChipModelReplay.data + "/fusion"
-        let trials = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("_undisturbed_") && $0.hasSuffix(".csv.gz") }.sorted()
+        let trials = try ChipModelReplay.undisturbedTrials()
         #expect(trials.count >= 10)
         for trial in trials {
-            let o = try run(dir + "/" + trial)
+            let o = try run(trial)
             for type in [MotionEventType.motion, .freeFall] where o.count(o.software, type) == 0 {
-                #expect(o.count(o.chip, type) == 0, "\(trial): \(type) chip \(o.count(o.chip, type)), software 0")
+                #expect(o.count(o.chip, type) == 0, "\(ChipModelReplay.name(trial)): \(type) chip \(o.count(o.chip, type)), software 0")
             }
         }
     }
@@ -59,7 +42,7 @@ struct LSM6DSOXChipModelComparisonTests {
     @Test func dsaMotionAndFreeFallWhileJumpingSittingAndLying() throws {
         var checked: [String: Int] = [:], missedMotion: [String] = [], extraFalls: [String] = [], modelFalls = 0
         for (file, activity) in try ChipModelReplay.dsaFiles(["jumping", "sitting", "lying_on_back"]) {
-            let name = file.split(separator: "/").suffix(2).joined(separator: "/")
+            let name = ChipModelReplay.name(file)
             let o = try run(file)
             let sm = o.count(o.software, .motion), cm = o.count(o.chip, .motion)
             let sf = o.count(o.software, .freeFall), cf = o.count(o.chip, .freeFall)

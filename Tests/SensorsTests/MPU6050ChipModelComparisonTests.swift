@@ -12,13 +12,9 @@ import TestSupportPaths
        .enabled(if: SharedDataPath.root != nil, "../shared/data not found next to the package"))
 struct MPU6050ChipModelComparisonTests {
     static func registers(rate: Double, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> [UInt8] {
-        let chip = ScriptedMPU6050()
-        let driver = MPU6050(device: I2CDevice(bus: try I2CBus(number: 9, path: "scripted", adapter: chip), address: 0x68))
-        _ = try driver.configure(IMUChipSettings(rate: rate, accelRangeG: 4, gyroRangeDPS: 500, dataReadyInterrupt: true,
-                                                 motionInterrupt: MotionInterruptSettings(MotionEventConfiguration().anyMotion)))
-        var r = chip.state.withLock { $0.registers }
-        mutate(&r)
-        return r
+        try ChipModelReplay.registers(ScriptedMPU6050(), address: 0x68, mutate: mutate) {
+            _ = try MPU6050(device: $0).configure(ChipModelReplay.chipSettings(rate: rate, engines: [.motion]))
+        }
     }
 
     func run(_ path: String, mutate: (inout [UInt8]) -> Void = { _ in }) throws -> ChipModelReplay.Outcome {
@@ -26,7 +22,7 @@ struct MPU6050ChipModelComparisonTests {
         let r = try Self.registers(rate: rate, mutate: mutate)
         let enabled = r[0x38] & 0x40 != 0   // INT_ENABLE bit 6 MOT_EN
         var model = MPU6050MotionModel(accelConfig: r[0x1C], motThr: r[0x1F], motDur: r[0x20])
-        return ChipModelReplay.compare(rows, rate: rate, chipDecides: (true, false, false)) { time, g in
+        return ChipModelReplay.compare(rows, rate: rate, chipDecides: [.motion]) { time, g in
             model.update(time: time, g.x, g.y, g.z) && enabled ? .chipMotion : []
         }
     }
@@ -34,7 +30,7 @@ struct MPU6050ChipModelComparisonTests {
     @Test func dsaMotionAgreesWhileJumpingSittingAndLying() throws {
         var checked: [String: Int] = [:], missed: [String] = []
         for (file, activity) in try ChipModelReplay.dsaFiles(["jumping", "sitting", "lying_on_back"]) {
-            let name = file.split(separator: "/").suffix(2).joined(separator: "/")
+            let name = ChipModelReplay.name(file)
             let o = try run(file)
             let s = o.count(o.software, .motion), c = o.count(o.chip, .motion)
             #expect(s > 0 || c == 0, "\(name) \(activity): motion chip model \(c), software 0")
@@ -54,12 +50,11 @@ struct MPU6050ChipModelComparisonTests {
     }
 
     @Test func broadQuietTrialsGiveNoChipMotionWhereTheSoftwareGivesNone() throws {
-        let dir = ChipModelReplay.data + "/fusion"
-        let trials = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("_undisturbed_") && $0.hasSuffix(".csv.gz") }.sorted()
+        let trials = try ChipModelReplay.undisturbedTrials()
         #expect(trials.count >= 10)
         for trial in trials {
-            let o = try run(dir + "/" + trial)
-            if o.count(o.software, .motion) == 0 { #expect(o.count(o.chip, .motion) == 0, "\(trial)") }
+            let o = try run(trial)
+            if o.count(o.software, .motion) == 0 { #expect(o.count(o.chip, .motion) == 0, "\(ChipModelReplay.name(trial))") }
         }
     }
 }
