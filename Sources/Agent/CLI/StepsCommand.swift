@@ -50,22 +50,11 @@ struct StepsCommand: Command {
                 }
                 if let next = page.nextPage { print("(more: --page \(next))") }
             } else {
-                var w = JSONWriter(capacity: 1024 + 256 * page.items.count)
-                w.beginObject()
-                w.field("from", HistoryQueryOptions.iso(options.from))
-                w.field("to", HistoryQueryOptions.iso(options.to))
-                w.key("total")
-                ActivityPayload.write(total, into: &w)
-                w.field("page", page.page)
-                w.key("next_page")
-                if let next = page.nextPage { w.value(next) } else { w.null() }
-                w.key("intervals")
-                w.beginArray()
                 // Each interval is the history reply's pedometer item (same fields as over MQTT).
-                for r in page.items { ActivityPayload.write(r, into: &w) }
-                w.endArray()
-                w.endObject()
-                print(String(decoding: w.buffer, as: UTF8.self))
+                print(options.json(page, itemsKey: "intervals", afterRange: { w in
+                    w.key("total")
+                    ActivityPayload.write(total, into: &w)
+                }) { r, w in ActivityPayload.write(r, into: &w) })
             }
             return 0
         } catch {
