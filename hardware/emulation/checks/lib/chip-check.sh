@@ -13,32 +13,18 @@
 #   chip_check_end                 waits for the agent, runs chip_check_restore if the check
 #                                  defines it (put the stub's registers back), stops the
 #                                  subscriber, prints the agent's log, fails if the agent failed
-set -u
-BIN=${EDGEMOTION_BIN:?}
+: "${A:?}"
+. "$(dirname "${BASH_SOURCE[0]}")/agent-e2e.sh"
 PULL=${EDGEMOTION_VM_GPIO_PULL:?}
 I2CBUS=${EDGEMOTION_VM_I2C_BUS:-0}
-: "${NAME:?}" "${PORT:?}" "${A:?}"
-command -v mosquitto >/dev/null || { echo "mosquitto not installed"; exit 77; }
 command -v i2cget >/dev/null || { echo "i2c-tools not installed"; exit 77; }
-AGENT_LOG=/tmp/$NAME-agent.log
-SUB_TXT=/tmp/$NAME-sub.txt
-broker=""; sub=""; agent=""
+agent=""
 trap 'kill $broker $sub $agent 2>/dev/null' EXIT
 
-chip_check_broker() {
-  mosquitto -p "$PORT" >"/tmp/$NAME-broker.log" 2>&1 &
-  broker=$!
-  for i in $(seq 1 100); do mosquitto_pub -h 127.0.0.1 -p "$PORT" -t edgemotion/ping -m 1 2>/dev/null && break; sleep 0.2; done
-  mosquitto_sub -h 127.0.0.1 -p "$PORT" -t 'edgemotion/vm/events/motion' -t 'edgemotion/vm/marker' -v -W "$1" >"$SUB_TXT" 2>/dev/null &
-  sub=$!
-  sleep 1
-}
+chip_check_broker() { e2e_broker "$1" 'edgemotion/vm/events/motion' 'edgemotion/vm/marker'; }
 
 chip_check_agent() {
-  local config
-  config=$(mktemp /tmp/vm-config.XXXXXX.yaml)
-  { cat "$1"; echo "state_directory: $(mktemp -d /tmp/vm-state.XXXXXX)"; } > "$config"
-  "$BIN/edgemotion" run --config "$config" --broker "mqtt://127.0.0.1:$PORT" \
+  "$BIN/edgemotion" run --config "$(e2e_config "$1")" --broker "mqtt://127.0.0.1:$PORT" \
     --device-id vm --duration "$2" >"$AGENT_LOG" 2>&1 &
   agent=$!
   for i in $(seq 1 150); do grep -q 'event=running' "$AGENT_LOG" && break; sleep 0.1; done
