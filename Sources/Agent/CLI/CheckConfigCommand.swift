@@ -13,7 +13,12 @@ struct CheckConfigCommand: Command {
 
     Loads each YAML configuration file exactly as 'edgemotion run' would and reports:
       FILE: OK (source simulator walking at 200 Hz, broker none)   when the file is valid;
-      FILE:LINE:COLUMN: KEY.PATH: problem                        for every problem otherwise.
+      FILE:LINE:COLUMN: KEY.PATH: problem                        for every problem otherwise;
+      FILE: warning: KEY.PATH: advice                            after OK, for a setting that the
+        source's rate makes ineffective (an LSM6DSOX tap engine below 416 Hz, a vibration band
+        above 0.45 × the rate, activity below 8 Hz) or a secret other users can read;
+      FILE: note: KEY.PATH: what the rate leaves off             (tap below 100 Hz).
+      Warnings and notes do not change the exit status.
 
     A replay source's recording must exist (as 'run' would look it up).
 
@@ -46,6 +51,8 @@ struct CheckConfigCommand: Command {
                     continue
                 }
                 print("\(file): OK (\(CheckConfigCommand.summary(of: config)))")
+                // Advice, not errors: the agent runs this configuration as it is (exit status 0).
+                for w in ConfigurationAdvice.warnings(for: config) { print("\(file): \(w.severity.rawValue): \(w)") }
             } catch {
                 for diagnostic in error.diagnostics { print(diagnostic.description) }
                 status = max(status, error.kind == .unreadable ? 2 : 1)

@@ -88,7 +88,7 @@ extension AgentRunner {
             }
         }
         if diff.retuneLogging { Logger.threshold = new.logging.level; changed.append("logging") }
-        for warning in SecretFileCheck.warnings(for: new) { log.warning("secret readable by other users", ["problem": warning]) }
+        ConfigurationAdvice.log(new, to: log)
         if !diff.deferredToNextStart.isEmpty {
             log.notice("outbox, spool, state_directory and process settings take effect at the next start")
         }

@@ -22,12 +22,12 @@ extension AgentRunner {
         let publisher: MQTTPublisher
     }
 
-    /// Secret-file warnings, then the device id, the topics and the MQTT client (settings: status
+    /// Configuration advice (`ConfigurationAdvice`: readable secrets, rate-ineffective settings), then the device id, the topics and the MQTT client (settings: status
     /// 2), then the outbox (its spool or its pump thread: status 1) and the publisher over it.
     /// Each failure is logged as it was when `run` built these.
     static func wire(_ c: AgentConfiguration, threadStarter: @escaping ThreadStarter) throws(SetupFailure) -> Wiring {
         let log = Logger(label: "agent")
-        for warning in SecretFileCheck.warnings(for: c) { log.warning("secret readable by other users", ["problem": warning]) }
+        ConfigurationAdvice.log(c, to: log)
         guard c.mqtt.broker != nil else {
             log.error("no broker configured", ["hint": "set mqtt.broker in the config or pass --broker mqtt://host:port (scripts/demo starts a private broker)"])
             throw SetupFailure(exitStatus: 2, description: "no broker configured")
