@@ -140,7 +140,7 @@ struct ActivityManagerTests {
         source.open()
         #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(60)) == true)
         let fromManager = try await manager.activities(from: wide.from, to: wide.to)
-        #expect(fromManager.map(\.primary).contains(.walking))
+        #expect(fromManager.map(\.primary).contains(.walking), "\(fromManager.map { ($0.primary, $0.startDate) })")
         // Read back straight from the file, as `edgemotion activity` would.
         let reopened = try ActivityHistoryStore(directory: directory)
         let fromFile = try reopened.activityChanges(from: wide.from.secondsSince1970, to: wide.to.secondsSince1970)

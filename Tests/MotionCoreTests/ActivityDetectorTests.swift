@@ -190,4 +190,43 @@ struct ActivityDetectorTests {
         #expect(detector.currentActivity?.walking == true)
         #expect(detector.currentActivity?.confidence == .high)
     }
+
+    /// Probabilities that make `best` the clear winner of every vote.
+    static func clear(_ best: ActivityClass) -> ClassProbabilities {
+        var p = ClassProbabilities()
+        p.stationary = 0.02; p.walking = 0.02; p.running = 0.02; p.cycling = 0.02; p.unknown = 0.02
+        p[best] = 0.92
+        return p
+    }
+
+    /// Leaving a gait for `unknown` takes 8 consecutive unknown wins (a second of aperiodic motion
+    /// in a walk touches 6 windows and 8 votes); any other change, and unknown after stationary,
+    /// takes `enterDecisions` (2). Decisions 1 s apart, written out by hand.
+    @Test func unknownReplacesAWalkOnlyAfterEightDecisionsAndABriefStretchNeverDoes() {
+        let machine = ActivityStateMachine(configuration: ActivityConfiguration())
+        var changes: [(Double, MotionActivity)] = []
+        func feed(_ c: ActivityClass, from t0: Int, count: Int) {
+            for t in t0..<(t0 + count) {
+                if let a = machine.decide(time: Double(t), probabilities: Self.clear(c)) { changes.append((Double(t), a)) }
+            }
+        }
+        feed(.walking, from: 1, count: 20)
+        #expect(changes.count == 1 && changes[0].1.walking)
+        // Seven unknown decisions (t 21…27), then walking again: the walk goes on, no change.
+        feed(.unknown, from: 21, count: 7)
+        feed(.walking, from: 28, count: 10)
+        #expect(changes.count == 1, "\(changes.map(\.1))")
+        // Unknown from t 38: the vote is unknown from t 39 (two of three), the streak counts from
+        // there, the 8th win is t 46; startDate is back-dated to t 39.
+        feed(.unknown, from: 38, count: 12)
+        #expect(changes.count == 2)
+        #expect(changes.last?.0 == 46 && changes.last?.1.unknown == true && changes.last?.1.startDate == 39)
+        // From stationary, unknown enters after two wins of its vote (as before).
+        let still = ActivityStateMachine(configuration: ActivityConfiguration())
+        var last: (Double, MotionActivity)?
+        for t in 1...20 { if let a = still.decide(time: Double(t), probabilities: Self.clear(.stationary)) { last = (Double(t), a) } }
+        #expect(last?.1.stationary == true)
+        for t in 21...30 { if let a = still.decide(time: Double(t), probabilities: Self.clear(.unknown)) { last = (Double(t), a) } }
+        #expect(last?.0 == 23 && last?.1.unknown == true, "vote unknown from t 22, second win t 23")
+    }
 }

@@ -161,7 +161,7 @@ enum ActivityConfigFile {
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),
         ("enterDecisions", \.enterDecisions), ("vehicleVoteDecisions", \.vehicleVoteDecisions),
-        ("vehicleExitDecisions", \.vehicleExitDecisions),
+        ("vehicleExitDecisions", \.vehicleExitDecisions), ("unknownAfterGaitDecisions", \.unknownAfterGaitDecisions),
     ]
 
     static func load(path: String, into c: inout ActivityConfiguration, model: inout ActivityModel) throws(LoadError) {

@@ -21,6 +21,13 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var switchProbability: Double = 0.5
     /// Consecutive decisions walking/running must win to end an automotive trip (bumps look like steps).
     public var vehicleExitDecisions: Int = 6
+    /// Consecutive decisions `unknown` must win to replace walking or running, or to be the first
+    /// activity reported (instead of `enterDecisions`). A turn, a step off a kerb or the phone
+    /// taken out of a pocket is a second of aperiodic motion inside a walk, and every window
+    /// that overlaps it votes less like a gait. 8 = ⌈window / hop⌉ + voteDecisions − 1 = ⌈5.12⌉ + 2:
+    /// `unknown` must still be winning when the vote holds no window that saw the gait, so a
+    /// transient shorter than a decision never ends a walk (docs/activity.md, "Leaving a gait").
+    public var unknownAfterGaitDecisions: Int = 8
     /// Shortest time an activity is kept before another may replace it, s.
     public var minimumDwell: Double = 5
     /// Decisions over which the automotive probability is averaged to enter `automotive`.
@@ -119,6 +126,7 @@ public struct ActivityConfiguration: Sendable, Hashable {
         if voteDecisions < 1 || voteDecisions > 600 { return "voteDecisions \(voteDecisions): use 1–600" }
         if vehicleVoteDecisions < 1 || vehicleVoteDecisions > 600 { return "vehicleVoteDecisions \(vehicleVoteDecisions): use 1–600" }
         if enterDecisions < 1 { return "enterDecisions \(enterDecisions): use ≥ 1" }
+        if unknownAfterGaitDecisions < 1 { return "unknownAfterGaitDecisions \(unknownAfterGaitDecisions): use ≥ 1" }
         if minimumDwell < 0 || vehicleStopTimeout < 0 { return "minimumDwell and vehicleStopTimeout must be ≥ 0 s" }
         if !(unknownBelowProbability >= 0 && unknownBelowProbability <= 1) {
             return "unknownBelowProbability \(unknownBelowProbability): use 0…1 (0 = off)"

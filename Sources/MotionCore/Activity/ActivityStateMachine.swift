@@ -117,6 +117,10 @@ public final class ActivityStateMachine {
             candidateStart = time
         }
         guard streak >= cfg.enterDecisions else { return nil }
+        if candidate == .unknown, streak < cfg.unknownAfterGaitDecisions,
+           current.map({ $0.primary == .walking || $0.primary == .running }) ?? true {
+            return nil
+        }
 
         guard let now = current else {
             return change(to: MotionActivity(primary: candidate, confidence: confidence, startDate: candidateStart,
