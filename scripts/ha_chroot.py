@@ -17,13 +17,18 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 
 SUITE = "trixie"  # Python 3.13
 MIRROR = "http://deb.debian.org/debian"
 # Python and what pip needs to build the few sdists (none expected with the 2025.4 constraints).
-PACKAGES = ["python3", "python3-venv", "python3-dev", "python3-pip", "gcc", "g++", "libc6-dev", "ca-certificates"]
+# libturbojpeg0: the camera integration's (an error in the log without it).
+PACKAGES = ["python3", "python3-venv", "python3-dev", "python3-pip", "gcc", "g++", "libc6-dev", "ca-certificates",
+            "libturbojpeg0"]
 MARKER = ".edgemotion-debootstrap"
+# The environment of commands inside the chroot (the host's PATH has host-only directories).
+ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 
 
 def chroot_dir(cache, suite=SUITE):
@@ -41,7 +46,17 @@ def mounts_under(root):
 def ensure_chroot(root, log, suite=SUITE):
     """debootstraps `suite` into `root` unless its marker exists (idempotent); returns `root`."""
     marker = os.path.join(root, MARKER)
+    packages_line = "packages: " + " ".join(PACKAGES)
     if os.path.exists(marker):
+        done = open(marker).read().splitlines()
+        if packages_line not in done:  # made with another package list: install what it lacks
+            log(f"apt-get install in {root}: {' '.join(PACKAGES)}")
+            share_host_network_setup(root)
+            run(root, ["apt-get", "update", "-q"], env=ENV, check=True, stdout=subprocess.DEVNULL)
+            run(root, ["apt-get", "install", "-y", "-q"] + PACKAGES, env=dict(ENV, DEBIAN_FRONTEND="noninteractive"),
+                check=True, stdout=subprocess.DEVNULL)
+            with open(marker, "w") as f:
+                f.write(f"{done[0]}\n{packages_line}\n")
         return root
     if mounts_under(root):
         raise RuntimeError(f"{root} has mounts ({mounts_under(root)}); unmount them first")
@@ -58,12 +73,12 @@ def ensure_chroot(root, log, suite=SUITE):
     os.makedirs(os.path.dirname(root), exist_ok=True)
     subprocess.run([debootstrap, "--variant=minbase", "--include=" + ",".join(PACKAGES), suite, root, MIRROR], check=True)
     with open(marker, "w") as f:
-        f.write(f"{suite} debootstrapped in {time.time() - t0:.0f} s\n")
+        f.write(f"{suite} debootstrapped in {time.time() - t0:.0f} s\n{packages_line}\n")
     log(f"debootstrapped in {time.time() - t0:.0f} s")
     return root
 
 
-def share_host_network_setup(root, env):
+def share_host_network_setup(root, env=ENV):
     """What pip inside the chroot needs to reach PyPI as the host does: the host's resolv.conf and
     the host's local CA certificates (/usr/local/share/ca-certificates, e.g. a TLS-inspecting
     proxy's) added to the chroot's trust store. Run before each install; cheap, idempotent."""
@@ -98,3 +113,14 @@ def run(root, argv, binds=None, **kw):
 
 def popen(root, argv, binds=None, **kw):
     return subprocess.Popen(command(root, argv, binds), **kw)
+
+
+def ensure_client_venv(venv, log):
+    """A host venv with aiohttp for ha-check's REST/websocket client, which runs on the host (with
+    mosquitto and the agent) while Home Assistant runs in the chroot, whose Python the host cannot run."""
+    if not os.path.exists(os.path.join(venv, ".complete")):
+        log(f"making {venv} (aiohttp, once)")
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "--disable-pip-version-check", "install", "-q", "aiohttp"], check=True)
+        open(os.path.join(venv, ".complete"), "w").close()
+    return venv
