@@ -89,7 +89,10 @@ enum HomeAssistantSchema {
         return names
     }
     static let stateClasses: Set<String> = ["measurement", "measurement_angle", "total", "total_increasing"]
-    static let frequencyUnits: Set<String> = ["Hz", "kHz", "MHz", "GHz", "mHz"]
+    /// `UnitOfFrequency` (2025.4.4): no `mHz` — Home Assistant 2025.4.4 warned "The unit of measurement
+    /// `mHz` is not valid together with device class `frequency`. this will stop working in HA Core
+    /// 2025.7.0" when the sample rate was announced so (scripts/ha-check --release 2025.4).
+    static let frequencyUnits: Set<String> = ["Hz", "kHz", "MHz", "GHz"]
     /// HA core `DEVICE_CLASS_UNITS` (homeassistant/components/sensor/const.py) for the classes the
     /// auxiliary sensors use.
     static let deviceClassUnits: [String: Set<String>] = [
