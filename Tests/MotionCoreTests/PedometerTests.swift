@@ -72,10 +72,11 @@ struct PedometerTests {
         #expect(pedometer.data.numberOfSteps == walked)
     }
 
-    /// The gate as the detector's activity sets it (`setGait(for:)`), one step train at 1.8 steps/s.
+    /// The gate as the detector's activity sets it (`setGait(for:)`, after `startGating()` as the
+    /// agent starts it), one step train at 1.8 steps/s.
     static func stepsOfAGait(seconds: Double, calls: [(at: Double, activity: MotionActivity)]) -> Int {
         var pedometer = Pedometer()
-        _ = pedometer.setGait(false)
+        pedometer.startGating()
         var pending = calls
         var signal = SyntheticRecording(rate: 50, seed: 11)
         signal.generate(.gait(cadence: 1.8, amplitude: 2.5), duration: seconds) { t, f, _ in
@@ -95,6 +96,18 @@ struct PedometerTests {
         let unknown = MotionActivity(unknown: true), walking = MotionActivity(walking: true)
         let steps = Self.stepsOfAGait(seconds: 40, calls: [(1, unknown), (30, walking)])
         #expect(abs(Double(steps) - 72) <= 0.03 * 72, "\(steps) steps, truth 72")
+    }
+
+    @Test func aWalkBeforeTheDetectorsFirstDecisionIsCountedWholeOnceWalkingIsConfirmed() {
+        // 40 s at 1.8 steps/s = 72 steps; the detector's first decision, walking, comes at 33 s
+        // (oxford Samsung_Dario_Hard_BackPocket_1: 33.1 s). Before it the detector has said
+        // nothing, which is as unsure as `unknown`: every held step counts, not only the last
+        // gateHoldTime (15 s) of them, which would give 15·1.8 + 7·1.8 ≈ 40.
+        let walking = MotionActivity(walking: true)
+        let steps = Self.stepsOfAGait(seconds: 40, calls: [(33, walking)])
+        #expect(abs(Double(steps) - 72) <= 0.03 * 72, "\(steps) steps, truth 72")
+        // A first decision of stationary still closes the gate on them: no step is counted.
+        #expect(Self.stepsOfAGait(seconds: 40, calls: [(33, MotionActivity(stationary: true))]) == 0)
     }
 
     @Test func unknownDuringAWalkKeepsCountingAndStationaryStopsIt() {
@@ -154,7 +167,7 @@ struct PedometerTests {
     static func gatedAndUngated(_ samples: (_ feed: (Double, Vector3) -> Void) throws -> Void) rethrows -> (Int, Int) {
         let detector = ActivityDetector()
         var gated = Pedometer()
-        _ = gated.setGait(false)
+        gated.startGating()
         var ungated = Pedometer()
         try samples { t, f in
             if let a = detector.update(time: t, specificForce: f, rotationRate: nil) {

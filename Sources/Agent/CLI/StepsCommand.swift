@@ -68,7 +68,7 @@ struct StepsCommand: Command {
         var events: [String] = []
         // As in the agent: steps count only while the activity detector sees walking or running.
         let detector = ActivityDetector()
-        _ = pedometer.setGait(false)
+        pedometer.startGating()
         do {
             let reader = try RecordingReader(path: input)
             while let row = try reader.next() {

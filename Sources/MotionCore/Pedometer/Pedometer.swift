@@ -122,6 +122,17 @@ public struct Pedometer: Sendable {
         return PedometerEvent(kind: .resume, date: heldStart)
     }
 
+    /// Turns the gait gate on before the activity detector has decided anything (the agent, the
+    /// library and `edgemotion steps` call it once, at start): closed, and unsure as under
+    /// `unknown`, so the steps of a walk the detector takes long to settle on (its first
+    /// decision comes after at least one window and `enterDecisions`, later when the first
+    /// seconds are ambiguous) are all held, not only the last `gateHoldTime` s, until its first
+    /// state opens the gate (counted) or the steps pause (dropped).
+    public mutating func startGating() {
+        _ = setGait(false)
+        gateUnsure = true
+    }
+
     /// The gait gate as the activity detector's state sets it (the one policy the agent, the
     /// library and `edgemotion steps` share): walking or running opens it; stationary, cycling
     /// and automotive close it; `unknown` alone (motion that is none of the classes, e.g. a brisk

@@ -41,7 +41,7 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
         detector = ActivityDetector(configuration: activity)
         self.pedometer = MotionCore.Pedometer(configuration: pedometer)
         // Steps count only while the detector sees walking or running (gestures are not steps).
-        _ = self.pedometer.setGait(false)
+        self.pedometer.startGating()
         self.observers = observers
         self.history = history
         self.historyQueue = historyQueue
