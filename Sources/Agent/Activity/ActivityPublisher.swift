@@ -35,15 +35,9 @@ final class ActivityPublisher: Sendable {
 
     init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) throws {
         store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
-        var activity = ActivityConfiguration()
-        activity.minimumDwell = settings.minimumDwell
-        activity.vehicleStopTimeout = settings.vehicleStopTimeout
-        var pedometer = PedometerConfiguration()
-        pedometer.strideLength = settings.strideLength
-        pedometer.height = settings.height
         // The service's one activity engine keeps its history in the SQLite store; the managers
         // below (and any library client of the same service) share it.
-        service.useActivityHistory(store, activity: activity, pedometer: pedometer)
+        service.useActivityHistory(store, activity: settings.detectorConfiguration, pedometer: settings.pedometerConfiguration)
         activityManager = MotionActivityManager(service: service)
         engine = service.activityEngine
         pedometerManager = PedometerManager(service: service)

@@ -1,3 +1,5 @@
+import MotionCore
+
 /// `activity:` — activity detection (CMMotionActivityManager), the pedometer (CMPedometer) and
 /// their history, as the agent publishes them.
 public struct ActivitySettings: Sendable, Equatable {
@@ -28,5 +30,21 @@ public struct ActivitySettings: Sendable, Equatable {
         self.pedometerInterval = pedometerInterval
         self.strideLength = strideLength
         self.height = height
+    }
+
+    /// The activity detector's settings the agent runs with: the defaults with this section's keys.
+    public var detectorConfiguration: ActivityConfiguration {
+        var activity = ActivityConfiguration()
+        activity.minimumDwell = minimumDwell
+        activity.vehicleStopTimeout = vehicleStopTimeout
+        return activity
+    }
+
+    /// The pedometer's settings the agent runs with.
+    public var pedometerConfiguration: PedometerConfiguration {
+        var pedometer = PedometerConfiguration()
+        pedometer.strideLength = strideLength
+        pedometer.height = height
+        return pedometer
     }
 }

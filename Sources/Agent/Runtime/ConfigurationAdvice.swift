@@ -24,12 +24,6 @@ public enum ConfigurationAdvice {
 
     static let ineffective = "setting ineffective at this rate"
 
-    /// ST's recommended minimum output data rate for the LSM6DSOX's tap engine (AN5272 asks for
-    /// 417 Hz, the ODR the driver's table calls 416 Hz), Hz; below it the engine sees a tap's
-    /// 10–20 ms shock in one or two samples (docs/chip-engines.md measures it at 26 Hz: taps on
-    /// jump landings).
-    public static let lsm6dsoxTapMinimumRate = 416.0
-
     /// Every warning for `c` (empty when there is nothing to say).
     public static func warnings(for c: AgentConfiguration) -> [Warning] {
         var out = SecretFileCheck.warnings(for: c).map { Warning(event: "secret readable by other users", keyPath: "", message: $0) }
@@ -46,23 +40,24 @@ public enum ConfigurationAdvice {
             }
             // The ODR the driver programs: the table's rate nearest not below source.rate.
             let odr = RegisterDecoding.pickRate(LSM6DSx.rates, atLeast: rate).rate
-            if wantsTap, d.chipTap, IMUChipModel(rawValue: c.source.i2c.chip) == .lsm6dsox, odr < lsm6dsoxTapMinimumRate {
+            if wantsTap, d.chipTap, IMUChipModel(rawValue: c.source.i2c.chip) == .lsm6dsox, odr < LSM6DSx.tapMinimumODR {
                 out.append(Warning(event: ineffective, keyPath: "events.chip_engines",
                                    message: "tap is handed to the lsm6dsox's engine at an ODR of \(hz(odr)) Hz (\(rateText)); ST recommends its 416 Hz ODR or more for tap (AN5272), and below that it misses taps and reports landings and knocks as taps; raise source.rate or leave tap out of events.chip_engines"))
             }
             if d.enabled.contains(.vibrationStart) || d.enabled.contains(.vibrationStop) {
-                // VibrationAnalyzer clamps every band at 0.45 × the sample rate (below Nyquist).
-                let top = 0.45 * rate
+                // VibrationAnalyzer cuts every band at bandLimitFraction (0.45) × the sample rate.
+                let fraction = VibrationAnalyzer.bandLimitFraction
+                let top = fraction * rate
                 for b in d.vibration.bands where b.high > top {
                     let empty = b.low >= top
                     out.append(Warning(event: ineffective, keyPath: "events.vibration.bands." + b.name,
-                                       message: "[\(hz(b.low)), \(hz(b.high))] Hz reaches above 0.45 × the sample rate (\(hz(top)) Hz with source.rate \(hz(rate)) Hz): "
+                                       message: "[\(hz(b.low)), \(hz(b.high))] Hz reaches above \(FixedPoint.string(fraction, digits: 2)) × the sample rate (\(hz(top)) Hz with source.rate \(hz(rate)) Hz): "
                                            + (empty ? "the band is empty and its RMS always 0" : "it is cut at \(hz(top)) Hz")
-                                           + "; raise source.rate to more than \(FixedPoint.string(b.high / 0.45, digits: 0)) Hz or lower the band"))
+                                           + "; raise source.rate to more than \(FixedPoint.string(b.high / fraction, digits: 0)) Hz or lower the band"))
                 }
             }
         }
-        let activityMinimum = ActivityConfiguration().minimumInputRate
+        let activityMinimum = c.activity.detectorConfiguration.minimumInputRate
         if c.activity.enabled, rate < activityMinimum {
             out.append(Warning(event: ineffective, keyPath: "activity.enabled",
                                message: "activity and steps will be withheld: \(rateText) and the activity detector needs ≥ \(hz(activityMinimum)) Hz; raise source.rate or set activity.enabled: false"))

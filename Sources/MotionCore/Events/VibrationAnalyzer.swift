@@ -105,9 +105,12 @@ public struct VibrationAnalyzer: Sendable {
     /// The newest reading, `nil` before the first window ends.
     public private(set) var latest: VibrationReading?
 
+    /// Bands are cut at this fraction of the sample rate (just below Nyquist, 0.5).
+    public static let bandLimitFraction = 0.45
+
     public init(configuration: VibrationConfiguration = VibrationConfiguration(), sampleRate: Double) {
         self.configuration = configuration
-        let nyquistSafe = 0.45 * sampleRate
+        let nyquistSafe = Self.bandLimitFraction * sampleRate
         let cutoff = Swift.min(configuration.highPassCutoff, 0.4 * sampleRate)
         let q = Biquad.fourthOrderButterworthQ
         first = Axes(.highPass(cutoff: cutoff, rate: sampleRate, q: q.0))

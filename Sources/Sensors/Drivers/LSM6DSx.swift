@@ -117,6 +117,10 @@ public final class LSM6DSx: IMUChipDriver, FIFOChipDriver, @unchecked Sendable {
          (1000, (0b100, 1000 / 35)), (2000, (0b110, 1000 / 70))]
     public static let rates: [(rate: Double, value: UInt8)] =
         [(12.5, 1), (26, 2), (52, 3), (104, 4), (208, 5), (416, 6), (833, 7), (1666, 8)]
+    /// ST's recommended lowest output data rate for the LSM6DSOX's tap engine, Hz (AN5272 asks for
+    /// 417 Hz, the ODR this table calls 416); below it the engine sees a tap's 10–20 ms shock in
+    /// one or two samples (docs/chip-engines.md measures it at 26 Hz: taps on jump landings).
+    public static let tapMinimumODR = 416.0
 
     /// INT1_CTRL bit 0 INT1_DRDY_XL.
     public static let interruptDataReadyAccel: UInt8 = 0x01

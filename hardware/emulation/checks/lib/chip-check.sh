@@ -12,7 +12,7 @@
 #   marker PHASE                   publishes the marker that starts a phase (event-phases.py)
 #   chip_check_end                 waits for the agent, runs chip_check_restore if the check
 #                                  defines it (put the stub's registers back), stops the
-#                                  subscriber, prints the agent's log, fails if the agent failed
+#                                  subscriber, prints the agent's log, fails if the agent failed (e2e_agent_verdict)
 : "${A:?}"
 . "$(dirname "${BASH_SOURCE[0]}")/agent-e2e.sh"
 PULL=${EDGEMOTION_VM_GPIO_PULL:?}
@@ -42,9 +42,6 @@ chip_check_end() {
   wait "$agent"
   rc=$?
   agent=""
-  sleep 0.5
   if declare -F chip_check_restore >/dev/null; then chip_check_restore; fi
-  kill "$sub" 2>/dev/null
-  cat "$AGENT_LOG"
-  [ "$rc" = 0 ] || { echo "edgemotion run exited $rc"; exit 1; }
+  e2e_agent_verdict "$rc" i2c
 }
