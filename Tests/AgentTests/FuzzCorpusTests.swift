@@ -41,6 +41,7 @@ enum FuzzReplayers {
                 _ = c.resolvedTopicPrefix
                 let m = c.source.mount.resolved(learned: nil)
                 precondition(abs(m.inertial.matrix.determinant - 1) < 1e-3 && abs(m.magnetometer.matrix.determinant - 1) < 1e-3)
+                precondition(ConfigurationAdvice.warnings(for: c).allSatisfy { !$0.message.isEmpty && !$0.event.isEmpty })
             }
         },
         "query": { bytes in
