@@ -41,6 +41,18 @@ struct EventConfigTests {
         #expect(problems.contains { $0.contains("events.vibration.bands.hum") }, "\(problems)")
     }
 
+    /// No source runs above 10 000 Hz, so no band edge above 5 000 Hz can hold a frequency: such a
+    /// band (and a non-number such as 1e309, which YAML reads as infinity) is refused at its line,
+    /// while 5 000 Hz itself loads.
+    @Test func aBandAboveHalfTheHighestSourceRateIsRefused() throws {
+        let problems = S.problems("events:\n  vibration:\n    bands:\n      ultra: [100, 5001]\n      inf: [1, 1e309]\n")
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("t.yaml:4:") && $0.contains("events.vibration.bands.ultra") && $0.contains("5000") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("t.yaml:5:") && $0.contains("events.vibration.bands.inf") }, "\(problems)")
+        let c = try ConfigurationLoader.parse(yaml: "events:\n  vibration:\n    bands: {top: [4000, 5000]}\n", fileName: "t.yaml")
+        #expect(c.events.detectors.vibration.bands == [VibrationBand(name: "top", low: 4000, high: 5000)])
+    }
+
     @Test func theSpectrumIsOffByDefaultAndReadsAsWritten() throws {
         #expect(try ConfigurationLoader.parse(yaml: "events: {enabled: true}\n", fileName: "t.yaml").events.detectors.vibration.spectrum.enabled == false)
         let yaml = "events:\n  vibration:\n    spectrum: {enabled: true, interval_s: 30, length: 1024, bins: 24, min_hz: 5}\n"

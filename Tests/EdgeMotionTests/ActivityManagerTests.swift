@@ -137,6 +137,7 @@ struct ActivityManagerTests {
         service.useActivityHistory(store)
         let manager = MotionActivityManager(service: service)
         manager.startActivityUpdates(to: DispatchQueue(label: "test.sqlite")) { _ in }
+        #expect(manager.startError == nil)
         source.open()
         #expect(service.pipeline?.waitUntilEnded(timeout: .seconds(60)) == true)
         let fromManager = try await manager.activities(from: wide.from, to: wide.to)
@@ -147,6 +148,22 @@ struct ActivityManagerTests {
         #expect(fromFile.map(\.primary) == fromManager.map(\.primary))
         let steps = try reopened.pedometerTotals(from: wide.from.secondsSince1970, to: wide.to.secondsSince1970).steps
         #expect(steps > 50)
+    }
+
+    /// Core Motion's activity handler has no error argument: a source that cannot start calls it
+    /// once with `nil`, `startError` names the device, and the async sequence ends at once.
+    @Test func aSourceThatCannotStartSaysSoOnceAndTheSequenceEnds() async {
+        let manager = MotionActivityManager(source: FailingSource())
+        let calls = Mutex<[MotionActivity?]>([])
+        manager.startActivityUpdates(to: DispatchQueue(label: "test.failing")) { a in calls.withLock { $0.append(a) } }
+        #expect(eventually { calls.withLock { $0.count } == 1 })
+        #expect(calls.withLock { $0.count == 1 && $0[0] == nil })
+        #expect(manager.startError?.code == .sourceStartFailed)
+        #expect(manager.startError?.detail.contains("/dev/iio:device9") == true, "\(String(describing: manager.startError))")
+        var received = 0
+        for await _ in manager.activityUpdates() { received += 1 }
+        #expect(received == 0)
+        #expect(manager.startError?.code == .sourceStartFailed)
     }
 
     @Test func theActivitySequenceFinishesOnStop() async {

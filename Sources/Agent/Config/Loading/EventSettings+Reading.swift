@@ -109,6 +109,10 @@ extension EventSettings {
         }
     }
 
+    /// The highest band edge accepted: half the highest `source.rate` (10 000 Hz). A band above it
+    /// can never hold a frequency any source delivers.
+    static let highestBandEdgeHz = 5000.0
+
     /// `bands: {drum: [15, 40], motor: [60, 90]}` (Hz).
     private func readBands(_ section: ConfigSection?, into c: inout MotionEventConfiguration, with reader: inout ConfigReader) {
         guard let section, let node = section["bands"], !node.isNull else { return }
@@ -121,8 +125,9 @@ extension EventSettings {
             let path = "events.vibration.bands." + name
             guard case .sequence(let items) = pair.value.content, items.count == 2,
                   let low = items[0].scalar.flatMap(ScalarSyntax.double), let high = items[1].scalar.flatMap(ScalarSyntax.double),
-                  low > 0, high > low else {
-                reader.report(path, at: pair.value.mark, "expected [low, high] in Hz with 0 < low < high, found \(pair.value.summary)")
+                  low > 0, high > low, high <= Self.highestBandEdgeHz else {
+                reader.report(path, at: pair.value.mark,
+                              "expected [low, high] in Hz with 0 < low < high ≤ \(Int(Self.highestBandEdgeHz)) (half the highest source.rate), found \(pair.value.summary)")
                 continue
             }
             guard c.vibration.bands.count < VibrationReading.maximumBands else {

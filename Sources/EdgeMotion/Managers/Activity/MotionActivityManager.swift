@@ -12,7 +12,13 @@ public final class MotionActivityManager: Sendable {
     /// The source's shared pipeline (held, so the engine's service stays alive).
     public let service: MotionService
     public let engine: ActivityEngine
-    private let subscription = Mutex<(id: UInt64?, continuation: AsyncStream<MotionActivity>.Continuation?)>((nil, nil))
+    private let subscription = Mutex<Subscription>(Subscription())
+
+    private struct Subscription {
+        var id: UInt64?
+        var continuation: AsyncStream<MotionActivity>.Continuation?
+        var startError: MotionError?
+    }
 
     public convenience init(source: any IMUSource) {
         self.init(service: .shared(for: source))
@@ -29,29 +35,54 @@ public final class MotionActivityManager: Sendable {
 
     /// Calls `handler` on `queue` with the current activity (when one has settled) and then on
     /// every change. Starts the engine if needed; on a source without an accelerometer nothing
-    /// is delivered, as in Core Motion.
+    /// is delivered, as in Core Motion. When the source cannot be started (a missing device, a
+    /// bus that does not answer) `handler` is called once with `nil` and nothing follows; the
+    /// reason is in `startError`. Core Motion's handler has no error argument, so `nil` is the
+    /// only way to say so there.
     public func startActivityUpdates(to queue: DispatchQueue, withHandler handler: @escaping @Sendable (MotionActivity?) -> Void) {
+        _ = subscribe(queue: queue, handler: handler)
+    }
+
+    /// Why the last `startActivityUpdates` / `activityUpdates()` delivers nothing: the source
+    /// did not start (`.sourceStartFailed`, its detail names the device) or has no accelerometer
+    /// (`.motionActivityNotAvailable`); `nil` after a start that worked.
+    public var startError: MotionError? { subscription.withLock { $0.startError } }
+
+    /// Starts the engine and adds `handler`; false (after telling `handler` `nil` once when the
+    /// source failed) when the engine cannot run.
+    private func subscribe(queue: DispatchQueue, handler: @escaping @Sendable (MotionActivity?) -> Void) -> Bool {
         stopActivityUpdates()
-        guard (try? engine.start()) != nil else { return }
+        do {
+            try engine.start()
+        } catch {
+            subscription.withLock { $0.startError = error }
+            if error.code != .motionActivityNotAvailable { queue.async { handler(nil) } }
+            return false
+        }
         let id = engine.addActivityObserver(queue: queue, handler: handler)
-        subscription.withLock { $0.id = id }
+        subscription.withLock { $0.id = id; $0.startError = nil }
         if let current = engine.currentActivity { queue.async { handler(current) } }
+        return true
     }
 
     /// Activity changes as an `AsyncSequence`; finishes on `stopActivityUpdates()`.
     public func activityUpdates() -> AsyncStream<MotionActivity> {
         let (stream, continuation) = AsyncStream<MotionActivity>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        startActivityUpdates(to: DispatchQueue(label: "edgemotion.activity.updates")) { activity in
+        let started = subscribe(queue: DispatchQueue(label: "edgemotion.activity.updates")) { activity in
             if let activity { continuation.yield(activity) }
         }
+        // A source that cannot start or has no accelerometer: the sequence ends at once (`startError` says why).
+        guard started else {
+            continuation.finish()
+            return stream
+        }
         subscription.withLock { $0.continuation = continuation }
-        if !isActivityAvailable() { continuation.finish() }
         return stream
     }
 
     public func stopActivityUpdates() {
         let (id, continuation) = subscription.withLock { s in
-            defer { s = (nil, nil) }
+            defer { s.id = nil; s.continuation = nil }
             return (s.id, s.continuation)
         }
         if let id { engine.removeActivityObserver(id) }
