@@ -167,6 +167,22 @@ struct TapTests {
         }
     }
 
+    /// The contact force of a knock is a half sine. One of 6 ms and 4 g, sampled at 1 kHz, reads
+    /// 2 g, 3.5 g, 4 g, 3.5 g, 2 g above gravity; high-passed at 15 Hz its first sample is about
+    /// 1.8 g (above the 1 g quiet level, under the 2 g threshold) and its second about 2.6 g.
+    /// The quiet before it is the time before its first loud sample, so it is one tap.
+    @Test func aKnockThatRisesOverTwoSamplesIsATap() {
+        var s = Signal(rate: 1000)
+        s.run(1)
+        s.run(0.3) { t in Vector3(0, 0, g + (t < 0.006 ? 4 * g * (Double.pi * t / 0.006).sin : 0)) }
+        s.run(1)
+        #expect(s.of(.tap).count == 1)
+        if let t = s.of(.tap).first {
+            #expect(abs(t.onset - 1.001) < 0.0015, "onset at the first loud sample, \(t.onset)")
+            #expect(t.peak > 2.5 && t.peak < 3.3, "peak \(t.peak) g")
+        }
+    }
+
     @Test func twoTapsAThirdOfASecondApartAreADoubleTap() {
         var s = Signal(rate: 1000)
         s.run(1)

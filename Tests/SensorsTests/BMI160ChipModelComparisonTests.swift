@@ -58,7 +58,8 @@ struct BMI160ChipModelComparisonTests {
         // 70 % of the software's taps matched by a chip-model tap.
         #expect(a.software >= 11, "\(a)")
         #expect(abs(a.chip - a.software) <= max(3, a.software * 3 / 10), "\(a)")
-        // Measured (stop 29): software 16, chip model 18, matched 12.
+        // Measured (stop 29): software 16, chip model 18, matched 12; stop 33 (the software's quiet
+        // judged where a loud run begins): software 22.
         #expect(a.matched * 10 >= a.software * 7, "\(a)")
     }
 

@@ -89,9 +89,11 @@ struct LSM6DSOXTapChipModelComparisonTests {
         let a = ChipModelReplay.tapAgreement(o)
         // Tolerance the BMI160 comparison fixed before its first run: at least 70 % of the
         // software's taps matched by a model tap within 0.15 s, counts within 30 %.
-        // Measured (stop 30): software 16, model 28, matched 14; the model decides a tap when the
-        // slope returns below threshold, ~0.13 s before the software (which waits out the ringing
-        // and its 50 ms quiet-after).
+        // Measured (stop 30): software 16, model 28, matched 14. Stop 33, once the software judges
+        // the quiet before a tap where its loud run begins: software 22 (the 22 impacts counted by
+        // hand), model 28, matched 20. The model decides a tap when the slope returns below
+        // threshold, ~0.13 s before the software (which waits out the ringing and its 50 ms
+        // quiet-after).
         #expect(a.software >= 11, "\(a)")
         #expect(a.matched * 10 >= a.software * 7, "\(a)")
         // The model taps twice on one physical tap 40–50 ms apart (68.57/68.61 s, 72.57/72.61,
@@ -102,9 +104,9 @@ struct LSM6DSOXTapChipModelComparisonTests {
         // handling). Known, kept visible (fails once it goes away) and bounded by what was measured.
         let chipDoubles = o.count(o.chip, .doubleTap), softwareDoubles = o.count(o.software, .doubleTap)
         #expect(a.chip >= a.software && a.chip <= 28 && chipDoubles <= 5, "\(a), double taps software \(softwareDoubles) model \(chipDoubles)")
-        withKnownIssue("LSM6DSOX tap model taps again on a tap's ringing: QUIET ≤ 12 ODR periods (docs/chip-engines.md)") {
-            #expect(abs(a.chip - a.software) <= max(3, a.software * 3 / 10), "\(a)")
-        }
+        // Counts within 30 %: a known issue until stop 33 (software 16 against the model's 28);
+        // with the software at 22 the model's extra taps on ringing (below) fit inside it.
+        #expect(abs(a.chip - a.software) <= max(3, a.software * 3 / 10), "\(a)")
         withKnownIssue("LSM6DSOX tap model pairs a tap with its ringing into a double tap (docs/chip-engines.md)") {
             #expect(chipDoubles == softwareDoubles, "double taps software \(softwareDoubles), model \(chipDoubles)")
         }

@@ -35,7 +35,7 @@ public struct TapConfiguration: Sendable, Equatable, BitwiseCopyable {
 /// The specific force (m/s², sensor frame) is high-passed per axis (fourth-order
 /// Butterworth at `highPassCutoff`); its magnitude h (g) must cross `threshold` after
 /// `quietBefore` s of quiet (under `quietLevel`·threshold) while supported (|f| ≈ 1 g), ring down below that level within
-/// `maximumDuration` s of its onset, and stay there for `quietAfter` s. Each tap is reported (`tap`, `peak` = max h in g); a tap whose onset follows
+/// `maximumDuration` s of its onset (the first sample above the quiet level), and stay there for `quietAfter` s. Each tap is reported (`tap`, `peak` = max h in g); a tap whose onset follows
 /// the previous tap's by `doubleTapMinimumGap`…`doubleTapMaximumGap` s is also a `double_tap`.
 public struct TapDetector: Sendable {
     public let configuration: TapConfiguration
@@ -48,6 +48,11 @@ public struct TapDetector: Sendable {
     private var load = 1.0
     private var lastTime = Double.nan
     private var onset = Double.nan
+    /// The current run of loud samples (h above the quiet level): when it began, and whether the
+    /// time before it was quiet and supported, so that it may become a tap.
+    private var inLoudRun = false
+    private var runStart = Double.nan
+    private var runEligible = false
     private var peak = 0.0
     private var rejected = false
     private var lastTapOnset = -Double.infinity
@@ -77,11 +82,23 @@ public struct TapDetector: Sendable {
         let quietBelow = c.quietLevel * c.threshold
         let loud = h > quietBelow
         if onset.isNaN {
-            if h > c.threshold, !rejected, time - lastLoud >= c.quietBefore, time - lastUnsupported >= c.quietBefore {
-                onset = time
-                peak = h
+            if loud {
+                // The quiet (and support) before an impulse is judged where its loud run begins,
+                // not at the sample that crosses `threshold`: a tap that rises over two samples
+                // (the first between the quiet level and the threshold) is still a tap.
+                if !inLoudRun {
+                    inLoudRun = true
+                    runStart = time
+                    runEligible = !rejected && time - lastLoud >= c.quietBefore && time - lastUnsupported >= c.quietBefore
+                }
+                if h > c.threshold, runEligible {
+                    onset = runStart
+                    peak = h
+                }
+                lastLoud = time
+            } else {
+                inLoudRun = false
             }
-            if loud { lastLoud = time }
             load += (f.norm / standardGravity - load) * (dt / (0.02 + dt))
             if abs(load - 1) > c.supportTolerance { lastUnsupported = time }
             if rejected, time - lastLoud >= c.quietBefore { rejected = false }
@@ -112,5 +129,6 @@ public struct TapDetector: Sendable {
         }
         lastTapOnset = onset
         onset = .nan
+        inLoudRun = false
     }
 }
