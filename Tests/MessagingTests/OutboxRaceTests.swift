@@ -361,6 +361,42 @@ final class ManualClock: Sendable {
         outbox.stop()
     }
 
+    /// The pump sleeps until something on the clock is due, not every 100 ms: idle, a second (the
+    /// bound on a missed notification); after a transient failure, the 200 ms pause that is left;
+    /// with a stream batch queued while disconnected, until it is 30 s old and expires.
+    @Test func thePumpSleepsUntilSomethingIsDue() throws {
+        let clock = ManualClock()
+        let outbox = try makeOutbox(clock: clock)
+        #expect(outbox.idleWaitNanos() == 1_000_000_000)
+        let transport = ScriptedTransport()
+        outbox.attach(transport: transport)
+        transport.failNextPublish(with: MQTTError(.outOfMemory, context: "test"))
+        outbox.enqueueEvent(topic: "d/events/shock", payload: [1])
+        outbox.pumpOnce()
+        #expect(outbox.idleWaitNanos() == 200_000_000)
+        clock.advance(milliseconds: 150)
+        #expect(outbox.idleWaitNanos() == 50_000_000)
+        clock.advance(milliseconds: 50)
+        outbox.pumpOnce()
+        #expect(transport.published.map(\.topic) == ["d/events/shock"])
+        #expect(outbox.idleWaitNanos() == 1_000_000_000)
+        outbox.stop()
+
+        let offline = try makeOutbox(clock: clock)
+        offline.attach(transport: ScriptedTransport(connected: false))
+        let h = offline.registerStream(topic: "d/m", name: "m")
+        enqueueStream(offline, h, qos: 0)
+        #expect(offline.idleWaitNanos() == 1_000_000_000)          // 30 s to go: capped
+        clock.advance(milliseconds: 29_600)
+        #expect(offline.idleWaitNanos() == 400_000_000)
+        clock.advance(milliseconds: 500)
+        #expect(offline.idleWaitNanos() == 1_000_000)              // overdue: look at once (1 ms floor)
+        offline.pumpOnce()
+        #expect(offline.statistics.topics["m"] == counts(produced: 1, dropped: [.expired: 1]))
+        #expect(offline.idleWaitNanos() == 1_000_000_000)
+        offline.stop()
+    }
+
     private func counts(produced: Int = 0, published: Int = 0, acknowledged: Int = 0, dropped: [OutboxDropReason: Int] = [:]) -> OutboxTopicCounts {
         var c = OutboxTopicCounts()
         c.produced = produced

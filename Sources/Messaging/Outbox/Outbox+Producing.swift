@@ -24,7 +24,7 @@ extension Outbox {
     /// caller then waits until the batch fits instead of dropping older ones (back-pressure), until
     /// the outbox stops.
     ///
-    /// `wake: false` leaves the pump asleep (it still looks every 100 ms): a producer that queues
+    /// `wake: false` leaves the pump asleep (it still looks within a second, `idleLookNanos`): a producer that queues
     /// several batches in a row calls `wake()` once after the last, so the pump thread wakes once
     /// per burst rather than once per batch.
     public func enqueue(stream handle: Int, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, waitForRoom: Bool = false,
