@@ -12,6 +12,10 @@ final class SourceHealthReport: PipelineOutput, Sendable {
     /// Failures and recoveries not yet announced (oldest first, at most `capacity`).
     private let transitions = Mutex<[SourceTransition]>([])
     static let capacity = 16
+    /// Told after each failure or recovery (the agent wakes its main loop).
+    private let onChange: @Sendable () -> Void
+
+    init(onChange: @escaping @Sendable () -> Void = {}) { self.onChange = onChange }
 
     func pipeline(sourceStatusChanged error: (any Error)?) {
         let text = error.map { "\($0)" }
@@ -21,6 +25,7 @@ final class SourceHealthReport: PipelineOutput, Sendable {
             if q.count >= Self.capacity { q.removeFirst() }
             q.append(transition)
         }
+        onChange()
     }
 
     /// The source's health as last reported, and whether it changed since the last call.

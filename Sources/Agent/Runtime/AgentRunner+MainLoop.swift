@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 extension AgentRunner {
-    // MARK: The main thread's turns: the initial broker wait, signals, the 100 ms main loop
+    // MARK: The main thread's turns: the initial broker wait, signals, the main loop
 
     /// How the initial wait for the broker ended.
     enum BrokerWait { case connected, timedOut, stopRequested(Int32) }
@@ -43,7 +43,7 @@ extension AgentRunner {
             if loggedSignals.insert(signo).inserted {
                 log.notice("signal ignored", ["signal": SignalWaiter.name(signo), "note": "logged once; SIGTERM stops, SIGHUP reloads, SIGUSR1 reports statistics"])
             }
-        case .terminate, .reload: break
+        case .terminate, .reload, .wake: break
         }
     }
 
@@ -56,13 +56,18 @@ extension AgentRunner {
         var lastWatchdogRetries: UInt64 = 0
         var nextWatchdog = start
         var nextDashboard = start
+        waker.arm()
+        var timeout = Self.fastTurnSeconds
         while true {
             if reloadPending || reloadRequested.exchange(false, ordering: .relaxed) {
                 reloadPending = false
                 reload()
                 nextStats = 0
             }
-            switch SignalWaiter.wait(timeout: 0.1) {
+            let received = SignalWaiter.wait(timeout: timeout)
+            turns.add(1, ordering: .relaxed)
+            waker.take()
+            switch received {
             case .terminate(let signo):
                 return signo == SIGINT ? "SIGINT" : "SIGTERM"
             case .reload:
@@ -133,6 +138,38 @@ extension AgentRunner {
                 }
                 publishHealth()
             }
+            // Until the next deadline, or a wake (a command, a stop, reload or health change).
+            var deadlines = [nextStats]
+            if latestInterval > 0 { deadlines.append(nextLatest) }
+            if notifier.watchdogIntervalNanos != nil { deadlines.append(nextWatchdog) }
+            if let d = duration { deadlines.append(start + UInt64(d * 1e9)) }
+            timeout = Self.turnTimeout(now: now, deadlines: deadlines, fast: needsFastTurns(ready: ready))
         }
+    }
+
+    /// The main loop's turn while something is polled rather than announced, s.
+    static let fastTurnSeconds = 0.1
+    /// The longest wait between turns when nothing is due, s.
+    static let idleTurnSeconds = 1.0
+
+    /// How long the main loop waits after the turn that began at `now` (monotonic ns), s: until
+    /// the earliest deadline after `now`, at most `idleTurnSeconds` (`fastTurnSeconds` when
+    /// `fast`), at least 1 ms. A deadline not after `now` was this turn's to handle (or does not
+    /// apply, e.g. stats while `health` is off): it does not shorten the wait.
+    static func turnTimeout(now: UInt64, deadlines: [UInt64], fast: Bool) -> Double {
+        var wait = fast ? fastTurnSeconds : idleTurnSeconds
+        for d in deadlines where d > now { wait = min(wait, Double(d - now) * 1e-9) }
+        return max(wait, 0.001)
+    }
+
+    /// Whether the next turn must come within `fastTurnSeconds`: wakes do not reach the loop
+    /// (`waker` not armed), or something is polled rather than announced — start-up before
+    /// `READY`, the broker not connected (failover counts time), a failed source being
+    /// re-opened, a reload pending, a mount being learned, a gyro calibration, the dashboard,
+    /// synthetic events, auxiliary streams, or a replay (its end is noticed here).
+    func needsFastTurns(ready: Bool) -> Bool {
+        !waker.isArmed || !ready || !client.isConnected || sourceFailedAt != nil || reloadPending
+            || mountControl?.isLearning == true || gyroCalibration != nil || dashboard != nil
+            || synthetic != nil || auxiliary != nil || configuration.source.kind == .replay
     }
 }

@@ -118,6 +118,8 @@ extension AgentRunner {
             case .connecting, .stopped:
                 connectionLog.debug("\(state)")
             }
+            // READY, failover and `health` follow the connection on the main loop's next turn.
+            waker.wake()
             // The outbox observes the connection itself (`outbox.attach` below).
         }
         // One router for every subscription: Home Assistant's birth, history queries, then commands.
@@ -133,6 +135,7 @@ extension AgentRunner {
             if let latest = self?.latestSnapshots.withLock({ $0 }), let c = newClient,
                latest.handle(m, client: c, policy: policy, requestLog: requestLog) { return }
             self?.commandHandler.offer(m)
+            self?.waker.wake()
         }
         if configuration.control.enabled {
             do { try newClient.subscribe(commandPattern, qos: 1) } catch {
@@ -294,5 +297,6 @@ extension AgentRunner {
     func recordError(_ text: String) {
         lastError.withLock { $0 = (text, MonotonicClock.realtimeNanos()) }
         healthDirty.store(true, ordering: .relaxed)
+        waker.wake()
     }
 }

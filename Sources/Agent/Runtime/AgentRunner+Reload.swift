@@ -130,6 +130,7 @@ extension AgentRunner {
             // streams; `seq` continues because the publisher is kept, `first_sample` and the
             // counters because `continuity` carries them.
             pipelineParts.stop(within: StopBudget(seconds: 1))
+            let previousID = deviceID, previousTopics = topics
             deviceID = newID
             topics = newTopics
             publisher.setRoutes(Self.routes(new, newTopics))
@@ -148,6 +149,15 @@ extension AgentRunner {
                 configuration.source = old.source
                 configuration.streams = old.streams
                 configuration.fusion = old.fusion
+                // The previous pipeline publishes as before: its streams' QoS, retain and format,
+                // and its topics unless a new broker client (which owns the new ones) took over.
+                if replacement == nil {
+                    deviceID = previousID
+                    topics = previousTopics
+                    configuration.mqtt = old.mqtt
+                    configuration.device = old.device
+                }
+                publisher.setRoutes(Self.routes(configuration, topics))
                 do {
                     let back = try makeSource(old)
                     pipelineParts.replaceParts(makePipelineParts(source: back, configuration: configuration))

@@ -54,7 +54,7 @@ public final class AgentRunner: @unchecked Sendable {
     /// Kept across pipeline restarts (`seq` continues); its routes follow reloads.
     let publisher: MQTTPublisher
     /// The source's failures and recoveries, straight from the pipeline (a static output).
-    let sourceHealth = SourceHealthReport()
+    let sourceHealth: SourceHealthReport
     /// The running motion service (nil before the first pipeline part started).
     var service: MotionService?
     /// The running (or last stopped) pipeline of `service`, for statistics; folded into
@@ -155,6 +155,9 @@ public final class AgentRunner: @unchecked Sendable {
                  overrides: ConfigurationOverrides = ConfigurationOverrides(),
                  threadStarter: @escaping ThreadStarter) throws(SetupFailure) {
         self.threadStarter = threadStarter
+        let waker = MainLoopWaker()
+        self.waker = waker
+        sourceHealth = SourceHealthReport(onChange: { waker.wake() })
         let w = try Self.wire(configuration, threadStarter: threadStarter)
         self.configuration = configuration
         self.configPath = configPath
@@ -269,17 +272,27 @@ public final class AgentRunner: @unchecked Sendable {
     /// A SIGHUP received before the main loop ran (applied by its first turn).
     var reloadPending = false
     /// SIGHUP's in-process twin: `requestReload()` from any thread, applied by the main loop's
-    /// next turn (within 100 ms) exactly as a SIGHUP is. For embedding and tests, which cannot
+    /// next turn (it wakes the loop) exactly as a SIGHUP is. For embedding and tests, which cannot
     /// send the process a signal without reaching every runner in it.
     let reloadRequested = Atomic<Bool>(false)
 
     /// Asks the running agent to re-read its configuration file, as SIGHUP does.
-    func requestReload() { reloadRequested.store(true, ordering: .relaxed) }
+    func requestReload() {
+        reloadRequested.store(true, ordering: .relaxed)
+        waker.wake()
+    }
 
     /// SIGTERM's in-process twin: `requestStop()` from any thread; the main loop's next turn
     /// stops the agent (the graceful stop, reason `stop requested`).
     let stopRequested = Atomic<Bool>(false)
-    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
+    func requestStop() {
+        stopRequested.store(true, ordering: .relaxed)
+        waker.wake()
+    }
+    /// Ends the main loop's wait when another thread has work for it (`MainLoopWaker`).
+    let waker: MainLoopWaker
+    /// Main-loop turns so far (for tests: an idle agent turns about once a second).
+    let turns = Atomic<Int>(0)
     /// Ignored signals already logged (each is logged once).
     var loggedSignals: Set<Int32> = []
 

@@ -21,7 +21,8 @@ extension Outbox {
 
     func pumpLoop() {
         while !stopRequested.load(ordering: .acquiring) {
-            signal.wait(untilNanos: MonotonicClock.nowNanos() &+ idleWaitNanos()) { hasWork() || stopRequested.load(ordering: .acquiring) }
+            let wait = idleWaitNanos()
+            signal.wait(untilNanos: MonotonicClock.nowNanos() &+ wait, sliceNanos: wait) { hasWork() || stopRequested.load(ordering: .acquiring) }
             persist()
             expireStreams()
             if sending.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {

@@ -40,16 +40,18 @@ final class ChangeSignal: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Blocks until `done()` is true or the monotonic deadline (ns) passes.
+    /// Blocks until `done()` is true or the monotonic deadline (ns) passes, re-checking `done()`
+    /// at least every `sliceNanos` (the safety net; the outbox pump, whose deadline is already
+    /// bounded, passes its whole wait so an idle pump does not wake ten times a second).
     /// - Returns: the final value of `done()`.
     @discardableResult
-    func wait(untilNanos deadline: UInt64, _ done: () -> Bool) -> Bool {
+    func wait(untilNanos deadline: UInt64, sliceNanos: UInt64 = 100_000_000, _ done: () -> Bool) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !done() {
             let now = MonotonicClock.nowNanos()
             if now >= deadline { return done() }
-            let wake = min(deadline, now &+ 100_000_000)
+            let wake = min(deadline, now &+ sliceNanos)
             var ts = MonotonicClock.timespec(atNanos: wake)
             _ = pthread_cond_timedwait(cond, mutex, &ts)
         }

@@ -70,6 +70,8 @@ final class MountControl {
     /// Where `current` comes from (`meta`'s `mount.source`).
     private(set) var origin: MountSettings.Origin
     private var pending: Pending?
+    /// A `learn` is collecting samples (the main loop polls it until it ends).
+    var isLearning: Bool { pending != nil }
     private let log = Logger(label: "mount")
 
     init(current: IMUMount, origin: MountSettings.Origin) {
