@@ -20,6 +20,19 @@ private func blockWakeSignal() {
 /// wake it (`MainLoopWaker`) when they have work for it.
 @Suite("Agent main loop: a turn when something is due", .serialized)
 struct MainLoopTurnTests {
+    /// The wait after a turn that began at t = 10 s: the nearest later deadline, never past 1 s
+    /// (100 ms while something is polled), never below 1 ms; deadlines at or before the turn were
+    /// the turn's own and do not shorten it.
+    @Test func theWaitEndsAtTheNearestLaterDeadline() {
+        let s: UInt64 = 1_000_000_000, now = 10 * s
+        #expect(AgentRunner.turnTimeout(now: now, deadlines: [], fast: false) == 1.0)
+        #expect(AgentRunner.turnTimeout(now: now, deadlines: [], fast: true) == 0.1)
+        #expect(abs(AgentRunner.turnTimeout(now: now, deadlines: [now + 400_000_000, now + 5 * s], fast: false) - 0.4) < 1e-9)
+        #expect(AgentRunner.turnTimeout(now: now, deadlines: [0, now], fast: false) == 1.0)
+        #expect(AgentRunner.turnTimeout(now: now, deadlines: [now + 1000], fast: false) == 0.001)
+        #expect(abs(AgentRunner.turnTimeout(now: now, deadlines: [now + 50_000_000], fast: true) - 0.05) < 1e-9)
+    }
+
     /// One signal per burst of wakes: a hundred wakes before the loop takes them end one wait with
     /// `.wake`; the next wait sees no signal.
     @Test func aWakeEndsTheWaitAndAFloodOfWakesIsOneSignal() {
