@@ -24,7 +24,7 @@ struct LSM6DSOX6DEngineTests {
         let r = chip.state.withLock { $0.registers }
         #expect(r[0x59] == 0x50)              // TAP_THS_6D: SIXD_THS 2 (60°) << 5 | TAP_THS_Z 16 (2 g / 125 mg)
         #expect(r[0x5E] == 0x4C)              // MD1_CFG: INT1_SINGLE_TAP | INT1_DOUBLE_TAP | INT1_6D
-        #expect(r[0x17] == 0x01)              // CTRL8_XL: LOW_PASS_ON_6D
+        #expect(r[0x17] == 0x61)              // CTRL8_XL: HPCF_XL 3 (104 Hz ÷ 45 = 2.3 Hz) << 5 | LOW_PASS_ON_6D
         #expect(r[0x58] == 0x90)              // TAP_CFG2: INTERRUPTS_ENABLE | TAP_THS_Y 16
         #expect(driver.chipEvents == [.chipTap, .chipDoubleTap, .chipOrientation])
     }
@@ -35,10 +35,21 @@ struct LSM6DSOX6DEngineTests {
         let r = chip.state.withLock { $0.registers }
         #expect(r[0x59] == 0x60)              // SIXD_THS 3 (50°) << 5, no tap threshold, D4D_EN 0
         #expect(r[0x5E] == 0x04)              // INT1_6D only
-        #expect(r[0x17] == 0x01)
+        #expect(r[0x17] == 0x61)
         #expect(r[0x58] == 0x80)              // INTERRUPTS_ENABLE (the basic interrupts include 6D)
         #expect(r[0x56] == 0x41)              // latched, cleared on read; no tap axes
         #expect(driver.chipEvents == .chipOrientation)
+    }
+
+    /// LPF2 cut-offs ODR ÷ 4, 10, 20, 45, 100, 200, 400, 800, worked by hand; the code nearest the
+    /// software detector's 2 Hz: 416 Hz ÷ 200 = 2.08 (code 5), 104 Hz ÷ 45 = 2.31 (3), 26 Hz ÷ 10 = 2.6
+    /// (1; ÷ 20 = 1.3 is further), 12.5 Hz ÷ 4 = 3.1 or ÷ 10 = 1.25 (1), 1666 Hz ÷ 800 = 2.08 (7).
+    @Test func theSixDLowPassIsSetNearTheSoftwaresTwoHertz() {
+        #expect(LSM6DSx.control8Accel6D(odr: 416) == 0xA1)
+        #expect(LSM6DSx.control8Accel6D(odr: 104) == 0x61)
+        #expect(LSM6DSx.control8Accel6D(odr: 26) == 0x21)
+        #expect(LSM6DSx.control8Accel6D(odr: 12.5) == 0x21)
+        #expect(LSM6DSx.control8Accel6D(odr: 1666) == 0xE1)
     }
 
     @Test func anAngleTheChipHasNotIsRefused() throws {

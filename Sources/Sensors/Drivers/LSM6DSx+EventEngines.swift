@@ -197,9 +197,9 @@ extension LSM6DSx {
         }
         if orientation != nil {
             // LOW_PASS_ON_6D: the 6D engine on the LPF2 output (lsm6dsox_reg.h `lsm6dsox_ctrl8_xl_t`
-            // `low_pass_on_6d`, set by ST's `lsm6dsox_xl_lp2_on_6d_set`); the other CTRL8_XL fields
-            // are left at their reset value 0.
-            try device.write(Register.control8Accel, Self.lowPassOn6D)
+            // `low_pass_on_6d`, set by ST's `lsm6dsox_xl_lp2_on_6d_set`), HPCF_XL its cut-off near
+            // the software detector's 2 Hz (`control8Accel6D`); the other fields stay 0.
+            try device.write(Register.control8Accel, Self.control8Accel6D(odr: odr))
             md1 |= Self.int1Orientation
             chipEvents.insert(.chipOrientation)
         }

@@ -8,7 +8,8 @@ import MotionCore
 //   threshold, "L": under minus the threshold), D6D_IA bit 6 (the position changed), DEN_DRDY bit 7.
 // - TAP_THS_6D 0x59: TAP_THS_Z bits 4:0, SIXD_THS bits 6:5 (`lsm6dsox_sixd_ths_t`: DEG_80 = 0,
 //   DEG_70 = 1, DEG_60 = 2, DEG_50 = 3), D4D_EN bit 7 (4D: no Z faces; left 0 for 6D).
-// - MD1_CFG 0x5E bit 2 INT1_6D; CTRL8_XL 0x17 bit 0 LOW_PASS_ON_6D (LPF2 output to the 6D engine).
+// - MD1_CFG 0x5E bit 2 INT1_6D; CTRL8_XL 0x17 bit 0 LOW_PASS_ON_6D (LPF2 output to the 6D engine),
+//   bits 7:5 HPCF_XL (the LPF2 cut-off, ODR/4 … ODR/800).
 //
 // Used by `programEventEngines` and `decodeEventSources` (LSM6DSx+EventEngines.swift); the chip's
 // face is carried on the sample as `IMUSample.Flags.chipOrientation` + `chipFace` and published by
@@ -21,6 +22,24 @@ extension LSM6DSx {
     public static let int1Orientation: UInt8 = 0x04
     /// CTRL8_XL bit 0 LOW_PASS_ON_6D: the 6D engine works on the LPF2 output.
     public static let lowPassOn6D: UInt8 = 0x01
+    /// LPF2 cut-off = ODR ÷ these, for CTRL8_XL HPCF_XL (bits 7:5) codes 0…7 (DS13092, CTRL8_XL;
+    /// `lsm6dsox_hp_slope_xl_en_t`'s LP_ODR_DIV_4 … LP_ODR_DIV_800).
+    public static let lowPass2Divisors: [Double] = [4, 10, 20, 45, 100, 200, 400, 800]
+    /// The software orientation detector's low-pass, Hz (`OrientationDetector`'s default cut-off):
+    /// the 6D engine's LPF2 is set nearest it, so both see the same smoothed gravity.
+    public static let orientationLowPassHz = 2.0
+
+    /// CTRL8_XL for the 6D engine at `odr` Hz: LOW_PASS_ON_6D with the HPCF_XL code whose LPF2
+    /// cut-off (ODR ÷ 4 … ÷ 800) is nearest `orientationLowPassHz` (416 Hz: ÷ 200 = 2.08 Hz,
+    /// code 5, 0xA1; 26 Hz: ÷ 10 = 2.6 Hz, code 1, 0x21). At reset (code 0, ÷ 4: 104 Hz at 416 Hz)
+    /// a hand's jitter made the face flicker at a cone's edge (docs/chip-engines.md). HPCF_XL
+    /// also sets the output LPF2 and the high-pass, which are off here (LPF2_XL_EN and
+    /// HP_SLOPE_XL_EN stay 0), so the published samples and the tap/wake-up slope are unchanged.
+    public static func control8Accel6D(odr: Double) -> UInt8 {
+        let distances = lowPass2Divisors.map { abs(odr / $0 - orientationLowPassHz) }
+        let code = distances.indices.min { distances[$0] < distances[$1] } ?? 0
+        return UInt8(code) << 5 | lowPassOn6D
+    }
 
     /// SIXD_THS (0…3) for a threshold of 80, 70, 60 or 50 degrees; `nil` for another angle.
     public static func orientationThresholdCode(degrees: Double) -> UInt8? {

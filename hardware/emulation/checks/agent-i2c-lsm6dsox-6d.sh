@@ -3,7 +3,7 @@
 # (events.chip_motion: on, chip_engines: [tap, orientation], source.mount.accel_gyro: identity)
 # on the i2c-stub register map at 0x6b, INT1 the gpio-sim line "imu-drdy" shared with data-ready.
 # Checks that the agent programs TAP_THS_6D (SIXD_THS beside TAP_THS_Z), MD1_CFG (INT1_6D beside
-# the tap routing), CTRL8_XL (LOW_PASS_ON_6D) and INT1_CTRL (read back with i2cget; codes worked by
+# the tap routing), CTRL8_XL (LOW_PASS_ON_6D, HPCF_XL) and INT1_CTRL (read back with i2cget; codes worked by
 # hand in the config's comment), that the started line lists the engines, and that D6D_SRC (0x1d,
 # the third byte of the per-edge burst) gives exactly the expected "source":"chip" orientation
 # events (dwell 0.5 s; the stub's accelerometer reads 0, so the software detector sees no face):
@@ -25,7 +25,7 @@ chip_check_restore
 chip_check_agent config/i2c-vm-lsm6dsox-6d.yaml 30
 expect 0x59 TAP_THS_6D 0x50 "SIXD_THS 2 (60°) << 5 | TAP_THS_Z 16"
 expect 0x5e MD1_CFG 0x4c "INT1_SINGLE_TAP | INT1_DOUBLE_TAP | INT1_6D"
-expect 0x17 CTRL8_XL 0x01 "LOW_PASS_ON_6D"
+expect 0x17 CTRL8_XL 0x21 "HPCF_XL 1 (ODR/10 at 12.5 Hz) | LOW_PASS_ON_6D"
 expect 0x58 TAP_CFG2 0x90 "INTERRUPTS_ENABLE | TAP_THS_Y 16"
 expect 0x0d INT1_CTRL 0x01 "INT1_DRDY_XL"
 grep -q 'chip_engines=tap, orientation\|chip_engines="tap, orientation"' "$AGENT_LOG" || fail "the started line does not say chip_engines: tap, orientation"
