@@ -18,12 +18,35 @@ struct ChipEnginesConfigTests {
     static let bmi160WithINT = "source:\n  type: i2c\n  i2c: {bus: 1, chip: bmi160, address: 0x69}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
 
     @Test func autoHandsFreeFallAndTapToTheLSM6DSOXInTheSoftwareDetectorsUnits() throws {
-        let c = try ConfigurationLoader.parse(yaml: Self.lsm6dsoxWithINT
+        // 416 Hz: the driver's ODR is 416 Hz, what ST recommends for the tap engine.
+        let c = try ConfigurationLoader.parse(yaml: Self.lsm6dsoxWithINT + "  rate: 416\n"
             + "events: {enabled: true, free_fall_g: 0.35, free_fall_min_s: 0.3, tap_g: 3, double_tap_gap_s: 0.5}\n", fileName: "t.yaml")
         #expect(c.events.chipEngines == nil)                              // absent: every engine the chip has
         #expect(c.events.detectors.chipMotion && c.events.detectors.chipFreeFall && c.events.detectors.chipTap)
         #expect(c.source.chipFreeFall?.thresholdG == 0.35 && c.source.chipFreeFall?.duration == 0.3)
         #expect(c.source.chipTap?.thresholdG == 3 && c.source.chipTap?.doubleTapMaximumGap == 0.5)
+    }
+
+    /// The LSM6DSOX's ODR is the driver's table rate at or above source.rate (12.5, 26, 52, 104,
+    /// 208, 416 … Hz); ST recommends 416 Hz or more for its tap engine (AN5272). With chip_motion
+    /// auto and no chip_engines list, tap stays with the software detector at 100–415 Hz (ODR
+    /// 104 or 208 Hz), goes to the chip at 416 Hz, and to the chip below 100 Hz, where the software
+    /// detector cannot run; listed in chip_engines, or with chip_motion on, it goes to the chip at
+    /// any rate (and `ConfigurationAdvice` warns).
+    @Test func autoKeepsTapInSoftwareWhereTheLSM6DSOXsODRIsBelow416Hz() throws {
+        func chipTap(_ rate: Int, _ events: String = "events: {enabled: true}\n") throws -> Bool {
+            let c = try ConfigurationLoader.parse(yaml: Self.lsm6dsoxWithINT + "  rate: \(rate)\n" + events, fileName: "t.yaml")
+            #expect(c.events.detectors.chipTap == (c.source.chipTap != nil))
+            #expect(c.events.detectors.chipMotion && c.events.detectors.chipFreeFall, "the other engines stay with the chip at \(rate) Hz")
+            return c.events.detectors.chipTap
+        }
+        #expect(try chipTap(200) == false)
+        #expect(try chipTap(100) == false)
+        #expect(try chipTap(400) == true)      // 400 Hz: ODR 416 Hz
+        #expect(try chipTap(416) == true)
+        #expect(try chipTap(50) == true)
+        #expect(try chipTap(200, "events: {enabled: true, chip_engines: [motion, free_fall, tap]}\n") == true)
+        #expect(try chipTap(200, "events: {enabled: true, chip_motion: on}\n") == true)
     }
 
     @Test func chipEnginesPicksWhichTheOthersStayWithSoftware() throws {

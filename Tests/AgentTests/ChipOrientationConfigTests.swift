@@ -33,7 +33,7 @@ struct ChipOrientationConfigTests {
         // No mount given: a learned one may rotate the board at run time, so the faces stay software.
         let noMount = try ConfigurationLoader.parse(yaml: "source:\n  type: i2c\n  i2c: {bus: 1, chip: lsm6dsox, address: 0x6b}\n  data_ready: {chip: gpiochip0, line: \"17\"}\n"
             + "events: {enabled: true, orientation: true}\n", fileName: "t.yaml")
-        #expect(!noMount.events.detectors.chipOrientation && noMount.source.chipOrientation == nil && noMount.events.detectors.chipTap)
+        #expect(!noMount.events.detectors.chipOrientation && noMount.source.chipOrientation == nil && noMount.events.detectors.chipMotion)
     }
 
     @Test func listedUnderARotatedMountIsRefusedNamingTheKeys() {

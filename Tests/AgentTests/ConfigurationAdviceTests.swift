@@ -63,6 +63,28 @@ struct ConfigurationAdviceTests {
         #expect(a.first?.message.contains("needs ≥ 100 Hz") == true)
     }
 
+    /// chip_motion auto without a chip_engines list keeps tap in software at 208 Hz ODR: a note
+    /// says so and how to hand it over; at 416 Hz (the chip takes it) and at 50 Hz (the chip takes
+    /// it, the software cannot run: only the 100 Hz note about software tap is absent) there is none.
+    @Test func autoKeepingTapInSoftwareIsANote() throws {
+        func auto(_ rate: Double) throws -> [ConfigurationAdvice.Warning] {
+            try Self.advice("""
+            source:
+              type: i2c
+              rate: \(rate)
+              i2c: { bus: 0, address: 0x6b, chip: lsm6dsox }
+              data_ready: { chip: edgemotion-sim, line: imu-drdy }
+            events:
+              enabled: true
+            """).filter { $0.keyPath == "events.chip_motion" }
+        }
+        let at200 = try auto(200)
+        #expect(at200.count == 1 && at200.first?.severity == .note, "\(at200)")
+        #expect(at200.first?.message.contains("ODR would be 208 Hz") == true && at200.first?.message.contains("events.chip_engines") == true, "\(at200)")
+        #expect(try auto(416).isEmpty)
+        #expect(try auto(50).isEmpty)
+    }
+
     @Test func theLSM6DSOXTapEngineBelowItsFourHundredSixteenHertzODRIsAWarning() throws {
         // rate 10 → ODR 12.5 Hz; 200 → 208 Hz; 300 and 416 → 416 Hz (the table's next rate not below).
         for (rate, odr) in [(10.0, "12.5"), (200, "208")] {

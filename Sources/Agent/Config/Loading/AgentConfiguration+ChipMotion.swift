@@ -24,6 +24,17 @@ extension AgentConfiguration {
         return false
     }
 
+    /// `chip_motion: auto` without a `chip_engines` list keeps tap with the software detector when
+    /// the LSM6DSOX's ODR for `rate` (the driver's table) is below the 416 Hz ST recommends for
+    /// its tap engine (AN5272) and the software detector can run (`rate` ≥ its minimum, 100 Hz):
+    /// the engine misses taps and reports knocks as taps there. Listing tap in `chip_engines`, or
+    /// `on`, still hands it over (with `ConfigurationAdvice`'s warning); below the software's
+    /// minimum the chip is the only tap detector left, so it keeps it.
+    static func tapStaysWithSoftware(auto: Bool, chip: IMUChipModel?, rate: Double, softwareMinimum: Double) -> Bool {
+        guard auto, chip == .lsm6dsox, rate >= softwareMinimum else { return false }
+        return RegisterDecoding.pickRate(LSM6DSx.rates, atLeast: rate).rate < LSM6DSx.tapMinimumODR
+    }
+
     /// Resolves `events.chip_motion` (`auto`, `off`, `on`) and `events.chip_engines` into the
     /// detectors' and the source's settings; `on` with a source that cannot do it is an error at
     /// `events.chip_motion`, `on` with an engine the chip lacks one at `events.chip_engines`.
@@ -57,8 +68,10 @@ extension AgentConfiguration {
         source.chipMotionDuration = d.anyMotion.motionDuration
         events.detectors.chipFreeFall = use(.freeFall)
         source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil
-        events.detectors.chipTap = use(.tap)
-        source.chipTap = use(.tap) ? TapInterruptSettings(d.tap) : nil
+        let chipTap = use(.tap) && !Self.tapStaysWithSoftware(auto: events.chipMotion == .auto && events.chipEngines == nil,
+                                                             chip: chip, rate: source.rate, softwareMinimum: d.tap.minimumSampleRate)
+        events.detectors.chipTap = chipTap
+        source.chipTap = chipTap ? TapInterruptSettings(d.tap) : nil
         events.detectors.chipOrientation = useOrientation
         source.chipOrientation = useOrientation ? OrientationInterruptSettings(d.orientation) : nil
     }
