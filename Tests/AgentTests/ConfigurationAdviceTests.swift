@@ -33,8 +33,9 @@ struct ConfigurationAdviceTests {
         """
     }
 
-    /// The VM's LSM6DSOX with free_fall and tap handed to the chip (config/i2c-vm-lsm6dsox-freefall-tap.yaml) at `rate`.
-    static func lsm6dsox(rate: Double, engines: String = "[free_fall, tap]") -> String {
+    /// The VM's LSM6DSOX with free_fall and tap handed to the chip (config/i2c-vm-lsm6dsox-freefall-tap.yaml) at `rate`;
+    /// `engines: nil` leaves `chip_motion` at auto with no `chip_engines` list.
+    static func lsm6dsox(rate: Double, engines: String? = "[free_fall, tap]") -> String {
         """
         source:
           type: i2c
@@ -43,9 +44,7 @@ struct ConfigurationAdviceTests {
           data_ready: { chip: edgemotion-sim, line: imu-drdy }
         events:
           enabled: true
-          chip_motion: on
-          chip_engines: \(engines)
-        """
+        """ + (engines.map { "\n  chip_motion: on\n  chip_engines: \($0)" } ?? "")
     }
 
     @Test func aConfigurationAtUsualRatesGetsNoAdvice() throws {
@@ -68,15 +67,7 @@ struct ConfigurationAdviceTests {
     /// it, the software cannot run: only the 100 Hz note about software tap is absent) there is none.
     @Test func autoKeepingTapInSoftwareIsANote() throws {
         func auto(_ rate: Double) throws -> [ConfigurationAdvice.Warning] {
-            try Self.advice("""
-            source:
-              type: i2c
-              rate: \(rate)
-              i2c: { bus: 0, address: 0x6b, chip: lsm6dsox }
-              data_ready: { chip: edgemotion-sim, line: imu-drdy }
-            events:
-              enabled: true
-            """).filter { $0.keyPath == "events.chip_motion" }
+            try Self.advice(Self.lsm6dsox(rate: rate, engines: nil)).filter { $0.keyPath == "events.chip_motion" }
         }
         let at200 = try auto(200)
         #expect(at200.count == 1 && at200.first?.severity == .note, "\(at200)")
