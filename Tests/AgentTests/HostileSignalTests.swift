@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import Agent
 
 /// Issue 14 items 3 and 10: signals sent to the real agent process. Every signal whose default
 /// action would end it silently is handled or ignored on purpose (`SignalWaiter`), and SIGTERM is
@@ -31,8 +32,10 @@ struct HostileSignalTests {
         #expect(sub.waitFor(count: 3, topic: "edgemotion/sig/motion", timeout: .seconds(15)).count >= 3, "log:\n\(agent.log)")
         let statsBefore = sub.messages(on: "edgemotion/sig/stats").count
 
-        // Each one twice (the second must not be logged again), plus SIGPIPE and SIGXFSZ.
-        for (signo, _) in Self.ignored + [(SIGUSR1, "SIGUSR1"), (SIGPIPE, "SIGPIPE"), (SIGXFSZ, "SIGXFSZ")] {
+        // Each one twice (the second must not be logged again), plus SIGPIPE and SIGXFSZ, and
+        // SIGRTMIN, the agent's own wake signal (its default action would end the process).
+        for (signo, _) in Self.ignored + [(SIGUSR1, "SIGUSR1"), (SIGPIPE, "SIGPIPE"), (SIGXFSZ, "SIGXFSZ"),
+                                          (SignalWaiter.wakeSignal, "SIGRTMIN")] {
             agent.signal(signo)
             usleep(20_000)
             agent.signal(signo)
