@@ -40,9 +40,7 @@ public enum ConfigurationAdvice {
             }
             // The ODR the driver programs: the table's rate nearest not below source.rate.
             let odr = RegisterDecoding.pickRate(LSM6DSx.rates, atLeast: rate).rate
-            if wantsTap, !d.chipTap, c.source.kind == .i2c, c.events.chipMotion == .auto, c.events.chipEngines == nil,
-               AgentConfiguration.tapStaysWithSoftware(auto: true, chip: IMUChipModel(rawValue: c.source.i2c.chip), rate: rate,
-                                                       softwareMinimum: d.tap.minimumSampleRate), c.chipMotionProblem == nil {
+            if wantsTap, c.autoKeepsTapInSoftware {
                 out.append(Warning(severity: .note, event: "tap left to the software detector", keyPath: "events.chip_motion",
                                    message: "auto keeps tap with the software detector: the lsm6dsox's ODR would be \(hz(odr)) Hz (\(rateText)), below the \(hz(LSM6DSx.tapMinimumODR)) Hz ST recommends for its tap engine; list tap in events.chip_engines to hand it over anyway, or raise source.rate to \(hz(LSM6DSx.tapMinimumODR)) Hz"))
             }

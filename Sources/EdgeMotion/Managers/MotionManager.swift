@@ -86,7 +86,7 @@ public final class MotionManager: Sendable {
             motionInterrupt: c.flatMap { $0.chipMotion ? MotionInterruptSettings($0.anyMotion) : nil },
             freeFallInterrupt: c.flatMap { $0.chipFreeFall ? FreeFallInterruptSettings($0.freeFall) : nil },
             tapInterrupt: c.flatMap { $0.chipTap ? TapInterruptSettings($0.tap) : nil },
-            orientationInterrupt: c.flatMap { $0.chipOrientation ? OrientationInterruptSettings($0.orientation) : nil })
+            orientationInterrupt: c.flatMap { $0.chipOrientation ? OrientationInterruptSettings($0.orientation, lowPassHz: $0.tiltCutoff) : nil })
         return MotionManager(service: MotionService(
             source: source, configuration: MotionService.libraryConfiguration(for: source, rate: rate)))
     }

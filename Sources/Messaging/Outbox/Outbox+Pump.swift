@@ -60,7 +60,7 @@ extension Outbox {
     /// (injected in tests), waited on `CLOCK_MONOTONIC`. A pump that woke every 100 ms whatever
     /// was due cost this machine 36 µs per wake-up (docs/performance.md).
     func idleWaitNanos() -> UInt64 {
-        let maxAge = UInt64(max(0, settings.maximumStreamAgeMilliseconds)) * 1_000_000
+        let maxAge = settings.maximumStreamAgeNanos
         let now = clock.nowNanos()
         return state.withLock { st in
             var wait = Self.idleLookNanos
@@ -74,7 +74,7 @@ extension Outbox {
     }
 
     func expireStreams() {
-        let maxAge = UInt64(max(0, settings.maximumStreamAgeMilliseconds)) * 1_000_000
+        let maxAge = settings.maximumStreamAgeNanos
         let now = clock.nowNanos()
         state.withLock { st in
             while st.streamHead < st.streams.count, now &- st.streams[st.streamHead].enqueuedNanos > maxAge {

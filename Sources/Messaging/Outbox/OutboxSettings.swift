@@ -5,6 +5,8 @@ public struct OutboxSettings: Sendable, Equatable {
     public var maximumStreamBytes: Int
     /// Stream batches older than this (ms) are dropped instead of sent (stale data after an outage).
     public var maximumStreamAgeMilliseconds: Int
+    /// `maximumStreamAgeMilliseconds` in ns (a negative age is 0).
+    var maximumStreamAgeNanos: UInt64 { UInt64(max(0, maximumStreamAgeMilliseconds)) * 1_000_000 }
     /// Messages handed to libmosquitto and not yet confirmed (QoS 0: written; QoS 1: PUBACK), at most.
     /// Keeps libmosquitto's own (unbounded) queues short. Keep it ≤ 20 (libmosquitto's default
     /// in-flight limit for MQTT 3.1.1).

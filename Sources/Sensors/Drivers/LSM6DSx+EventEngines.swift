@@ -195,11 +195,11 @@ extension LSM6DSx {
             // TAP_THS_Z with SIXD_THS (0 = 80° when only tap is on), D4D_EN 0 (6D).
             try device.write(Register.tapThreshold6D, Self.tapThreshold6DRegister(tapThresholdZ: tapThresholdZ, orientationCode: sixD))
         }
-        if orientation != nil {
+        if let orientation {
             // LOW_PASS_ON_6D: the 6D engine on the LPF2 output (lsm6dsox_reg.h `lsm6dsox_ctrl8_xl_t`
             // `low_pass_on_6d`, set by ST's `lsm6dsox_xl_lp2_on_6d_set`), HPCF_XL its cut-off near
-            // the software detector's 2 Hz (`control8Accel6D`); the other fields stay 0.
-            try device.write(Register.control8Accel, Self.control8Accel6D(odr: odr))
+            // the software detector's low-pass (`control8Accel6D`); the other fields stay 0.
+            try device.write(Register.control8Accel, Self.control8Accel6D(odr: odr, lowPassHz: orientation.lowPassHz))
             md1 |= Self.int1Orientation
             chipEvents.insert(.chipOrientation)
         }

@@ -25,18 +25,15 @@ extension LSM6DSx {
     /// LPF2 cut-off = ODR ÷ these, for CTRL8_XL HPCF_XL (bits 7:5) codes 0…7 (DS13092, CTRL8_XL;
     /// `lsm6dsox_hp_slope_xl_en_t`'s LP_ODR_DIV_4 … LP_ODR_DIV_800).
     public static let lowPass2Divisors: [Double] = [4, 10, 20, 45, 100, 200, 400, 800]
-    /// The software orientation detector's low-pass, Hz (`OrientationDetector`'s default cut-off):
-    /// the 6D engine's LPF2 is set nearest it, so both see the same smoothed gravity.
-    public static let orientationLowPassHz = 2.0
-
     /// CTRL8_XL for the 6D engine at `odr` Hz: LOW_PASS_ON_6D with the HPCF_XL code whose LPF2
-    /// cut-off (ODR ÷ 4 … ÷ 800) is nearest `orientationLowPassHz` (416 Hz: ÷ 200 = 2.08 Hz,
-    /// code 5, 0xA1; 26 Hz: ÷ 10 = 2.6 Hz, code 1, 0x21). At reset (code 0, ÷ 4: 104 Hz at 416 Hz)
+    /// cut-off (ODR ÷ 4 … ÷ 800) is nearest `lowPassHz`, the software orientation detector's
+    /// low-pass (`events.tilt_cutoff_hz`, 2 Hz by default), so both see the same smoothed gravity
+    /// (at 2 Hz: 416 Hz ÷ 200 = 2.08 Hz, code 5, 0xA1; 26 Hz ÷ 10 = 2.6 Hz, code 1, 0x21). At reset (code 0, ÷ 4: 104 Hz at 416 Hz)
     /// a hand's jitter made the face flicker at a cone's edge (docs/chip-engines.md). HPCF_XL
     /// also sets the output LPF2 and the high-pass, which are off here (LPF2_XL_EN and
     /// HP_SLOPE_XL_EN stay 0), so the published samples and the tap/wake-up slope are unchanged.
-    public static func control8Accel6D(odr: Double) -> UInt8 {
-        let distances = lowPass2Divisors.map { abs(odr / $0 - orientationLowPassHz) }
+    public static func control8Accel6D(odr: Double, lowPassHz: Double = MotionEventConfiguration().tiltCutoff) -> UInt8 {
+        let distances = lowPass2Divisors.map { abs(odr / $0 - lowPassHz) }
         let code = distances.indices.min { distances[$0] < distances[$1] } ?? 0
         return UInt8(code) << 5 | lowPassOn6D
     }

@@ -57,13 +57,19 @@ public struct TapInterruptSettings: Sendable, Hashable {
 public struct OrientationInterruptSettings: Sendable, Hashable {
     /// Degrees, 50, 60, 70 or 80 (another angle programs nothing: `configure` refuses it).
     public var thresholdDegrees: Double
+    /// Hz: the software orientation detector's low-pass (`events.tilt_cutoff_hz`), which the
+    /// chip's own 6D low-pass is set nearest (`LSM6DSx.control8Accel6D`).
+    public var lowPassHz: Double
 
-    public init(thresholdDegrees: Double) { self.thresholdDegrees = thresholdDegrees }
+    public init(thresholdDegrees: Double, lowPassHz: Double = MotionEventConfiguration().tiltCutoff) {
+        self.thresholdDegrees = thresholdDegrees
+        self.lowPassHz = lowPassHz
+    }
 }
 
 extension OrientationInterruptSettings {
-    /// The orientation detector's threshold.
-    public init(_ c: OrientationConfiguration) { self.init(thresholdDegrees: c.threshold) }
+    /// The orientation detector's threshold and low-pass (`tiltCutoff`, Hz).
+    public init(_ c: OrientationConfiguration, lowPassHz: Double) { self.init(thresholdDegrees: c.threshold, lowPassHz: lowPassHz) }
 }
 
 // The software detectors' settings → the chip engines' (one mapping for the agent's config and

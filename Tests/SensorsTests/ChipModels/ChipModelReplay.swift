@@ -34,7 +34,7 @@ enum ChipModelReplay {
                                motionInterrupt: engines.contains(.motion) ? MotionInterruptSettings(d.anyMotion) : nil,
                                freeFallInterrupt: engines.contains(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil,
                                tapInterrupt: engines.contains(.tap) ? TapInterruptSettings(d.tap) : nil,
-                               orientationInterrupt: engines.contains(.orientation) ? OrientationInterruptSettings(d.orientation) : nil)
+                               orientationInterrupt: engines.contains(.orientation) ? OrientationInterruptSettings(d.orientation, lowPassHz: d.tiltCutoff) : nil)
     }
 
     /// The register file of `chip` after `configure` ran on a device at `address` on it, then `mutate`d

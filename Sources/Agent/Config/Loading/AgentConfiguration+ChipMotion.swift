@@ -25,14 +25,16 @@ extension AgentConfiguration {
     }
 
     /// `chip_motion: auto` without a `chip_engines` list keeps tap with the software detector when
-    /// the LSM6DSOX's ODR for `rate` (the driver's table) is below the 416 Hz ST recommends for
-    /// its tap engine (AN5272) and the software detector can run (`rate` ≥ its minimum, 100 Hz):
+    /// the LSM6DSOX's ODR for `source.rate` (the driver's table) is below the 416 Hz ST recommends for
+    /// its tap engine (AN5272) and the software detector can run (`source.rate` ≥ its minimum, 100 Hz):
     /// the engine misses taps and reports knocks as taps there. Listing tap in `chip_engines`, or
     /// `on`, still hands it over (with `ConfigurationAdvice`'s warning); below the software's
     /// minimum the chip is the only tap detector left, so it keeps it.
-    static func tapStaysWithSoftware(auto: Bool, chip: IMUChipModel?, rate: Double, softwareMinimum: Double) -> Bool {
-        guard auto, chip == .lsm6dsox, rate >= softwareMinimum else { return false }
-        return RegisterDecoding.pickRate(LSM6DSx.rates, atLeast: rate).rate < LSM6DSx.tapMinimumODR
+    var autoKeepsTapInSoftware: Bool {
+        guard events.chipMotion == .auto, events.chipEngines == nil, chipMotionProblem == nil,
+              IMUChipModel(rawValue: source.i2c.chip) == .lsm6dsox,
+              source.rate >= events.detectors.tap.minimumSampleRate else { return false }
+        return RegisterDecoding.pickRate(LSM6DSx.rates, atLeast: source.rate).rate < LSM6DSx.tapMinimumODR
     }
 
     /// Resolves `events.chip_motion` (`auto`, `off`, `on`) and `events.chip_engines` into the
@@ -68,11 +70,10 @@ extension AgentConfiguration {
         source.chipMotionDuration = d.anyMotion.motionDuration
         events.detectors.chipFreeFall = use(.freeFall)
         source.chipFreeFall = use(.freeFall) ? FreeFallInterruptSettings(d.freeFall) : nil
-        let chipTap = use(.tap) && !Self.tapStaysWithSoftware(auto: events.chipMotion == .auto && events.chipEngines == nil,
-                                                             chip: chip, rate: source.rate, softwareMinimum: d.tap.minimumSampleRate)
+        let chipTap = use(.tap) && !autoKeepsTapInSoftware
         events.detectors.chipTap = chipTap
         source.chipTap = chipTap ? TapInterruptSettings(d.tap) : nil
         events.detectors.chipOrientation = useOrientation
-        source.chipOrientation = useOrientation ? OrientationInterruptSettings(d.orientation) : nil
+        source.chipOrientation = useOrientation ? OrientationInterruptSettings(d.orientation, lowPassHz: d.tiltCutoff) : nil
     }
 }
