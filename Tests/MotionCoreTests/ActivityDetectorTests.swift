@@ -150,6 +150,54 @@ struct ActivityDetectorTests {
         #expect(events.last.map { $0.automotive && !$0.stationary } == true)
     }
 
+    /// Truth from vehicle dynamics, not from the detector: a car's heading cannot swing ±18° every two
+    /// seconds (1 rad/s peak at 0.5 Hz, rms 0.71 about the mean) for two minutes, as a rowing or
+    /// climbing body turns the device; a weave of ±14° every 5 s (0.3 rad/s peak at 0.2 Hz, rms 0.21)
+    /// and a steady 0.5 rad/s turn are driving. Same vibration in every run.
+    @Test func aDeviceSwingingFasterThanACabinTurnsIsNeverAutomotive() {
+        let swinging = SyntheticMotion.vehicleTurning(vibration: 0.9, yawRate: 0, swing: 1.0, swingFrequency: 0.5)
+        let events = Self.run([(swinging, 120)], gyro: true)
+        #expect(!events.contains { $0.automotive }, "\(events.map(\.flagNames))")
+        let weave = Self.run([(.vehicleTurning(vibration: 0.9, yawRate: 0, swing: 0.3, swingFrequency: 0.2), 120)], gyro: true)
+        #expect(weave.last?.automotive == true, "a weave is still a car: \(weave.map(\.flagNames))")
+        let roundabouts = Self.run([(.vehicleTurning(vibration: 0.9, yawRate: 0.5), 120)], gyro: true)
+        #expect(roundabouts.last?.automotive == true, "a steady turn is still a car: \(roundabouts.map(\.flagNames))")
+        // Without a gyroscope nothing says it turns: the vibration alone decides, as before.
+        let unseen = Self.run([(swinging, 120)], gyro: false)
+        #expect(unseen.last?.automotive == true, "\(unseen.map(\.flagNames))")
+        var off = ActivityConfiguration()
+        off.vehicleMaximumGyroRMS = 0
+        let ruleOff = Self.run([(swinging, 120)], gyro: true, detector: ActivityDetector(configuration: off))
+        #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
+    }
+
+    @Test func excludingAClassGivesItsShareToTheOthersInProportion() {
+        var p = ClassProbabilities()
+        p.stationary = 0.1; p.walking = 0.2; p.automotive = 0.5; p.unknown = 0.2
+        p.exclude(.automotive)
+        // Given "not automotive": 0.1, 0.2, 0.2 out of the remaining 0.5.
+        #expect(abs(p.stationary - 0.2) < 1e-12 && abs(p.walking - 0.4) < 1e-12 && abs(p.unknown - 0.4) < 1e-12)
+        #expect(p.automotive == 0 && p.running == 0 && p.cycling == 0)
+        var only = ClassProbabilities()
+        only.automotive = 1
+        only.exclude(.automotive)
+        #expect(abs(only.stationary - 0.2) < 1e-12 && abs(only.unknown - 0.2) < 1e-12 && only.automotive == 0)
+    }
+
+    /// Inside a trip the rotation rule does not apply: a U-turn (π rad in 4 s, 0.79 rad/s), a
+    /// roundabout (2π in 10 s, 0.63 rad/s) and 8 s of the phone rattling in its mount (the swing
+    /// above) between straight driving never end the trip.
+    @Test func aUTurnARoundaboutAndARattleInsideATripKeepItAutomotive() {
+        let events = Self.run([(.vehicle(vibration: 0.9), 60), (.vehicleTurning(vibration: 0.9, yawRate: .pi / 4), 4),
+                               (.vehicle(vibration: 0.9), 30), (.vehicleTurning(vibration: 0.9, yawRate: 2 * .pi / 10), 10),
+                               (.vehicle(vibration: 0.9), 30),
+                               (.vehicleTurning(vibration: 0.9, yawRate: 0, swing: 1.0, swingFrequency: 0.5), 8),
+                               (.vehicle(vibration: 0.9), 30)], gyro: true)
+        let trip = Array(events.drop { !$0.automotive })
+        #expect(!trip.isEmpty, "\(events.map(\.flagNames))")
+        #expect(trip.allSatisfy { $0.automotive && !$0.stationary }, "\(events.map(\.flagNames))")
+    }
+
     @Test func acceptsFusedDeviceMotion() {
         let detector = ActivityDetector()
         var signal = SyntheticRecording(rate: 50)

@@ -32,6 +32,10 @@ enum SyntheticMotion {
     /// Phone on a car mount: broadband road vibration (std `vibration` m/s²) plus slow accelerating,
     /// braking and cornering (±0.4 m/s² over ~10–20 s).
     case vehicle(vibration: Double)
+    /// The same vibration and gentle manoeuvres, with the device also turning about the vertical at
+    /// `yawRate` rad/s plus `swing` · sin(2π · `swingFrequency` · t) rad/s (gravity stays put in the
+    /// sensor frame: only the gyroscope sees it).
+    case vehicleTurning(vibration: Double, yawRate: Double, swing: Double = 0, swingFrequency: Double = 0.5)
     /// Phone in a thigh pocket while pedalling at `cadence` rev/s: the thigh swings ±0.45 rad.
     case pedalling(cadence: Double)
 }
@@ -75,8 +79,11 @@ struct SyntheticRecording {
                 f += up * vertical + north * forward
                 f += Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * (0.08 * amplitude)
                 w = Vector3(0.8 * Glibc.sin(0.5 * phase), 0.3 * Glibc.sin(phase), 0.2 * Glibc.sin(0.5 * phase + 1))
-            case .vehicle(let vibration):
+            case .vehicle(let vibration), .vehicleTurning(let vibration, _, _, _):
                 vehiclePhase += dt
+                if case .vehicleTurning(_, let yawRate, let swing, let f) = motion {
+                    w = up * (yawRate + swing * Glibc.sin(2 * .pi * f * vehiclePhase)) + (w ?? .zero)
+                }
                 let longitudinal = 0.4 * Glibc.sin(2 * .pi * vehiclePhase / 17)
                 let lateral = 0.3 * Glibc.sin(2 * .pi * vehiclePhase / 11 + 1)
                 f += north * longitudinal + east * lateral

@@ -157,6 +157,7 @@ enum ActivityConfigFile {
         ("unknownBelowProbability", \.unknownBelowProbability),
         ("cyclingSeatedGyroPeriodicity", \.cyclingSeatedGyroPeriodicity),
         ("cyclingSeatedMinimumGyroRMS", \.cyclingSeatedMinimumGyroRMS), ("cyclingSeatedMaximumStd", \.cyclingSeatedMaximumStd),
+        ("vehicleMaximumGyroRMS", \.vehicleMaximumGyroRMS),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

@@ -37,6 +37,17 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// While automotive, how long a stationary candidate keeps the vehicle state (flags
     /// `automotive` + `stationary`, a stop at a light) before it becomes plain `stationary`, s.
     public var vehicleStopTimeout: Double = 180
+    /// Vehicle rule (physical, hand-set; gyroscope only): a window whose rotation rate varies with
+    /// rms at or above this (rad/s, about the window's mean: `ActivityFeatures.gyroRMS`) carries no
+    /// `automotive` vote while the device is not already in a vehicle (its automotive probability goes
+    /// to the other classes in proportion). A road vehicle's cabin yaws at lateral acceleration /
+    /// speed and barely pitches or rolls; its yaw rate changes only as it enters and leaves a bend:
+    /// a whole U-turn inside one 5.12 s window (0.79 rad/s for 4 s) varies by 0.32 rms, a steady
+    /// turn by 0, and the dev car's windows reach 0.46. 0.6 is a heading swinging ±15° every two
+    /// seconds (0.85 rad/s peak at 0.5 Hz): a rowing, climbing or gesturing body, not a cabin.
+    /// Inside a trip the rule does not apply (a phone rattling in its mount never ends it). 0 turns
+    /// the rule off.
+    public var vehicleMaximumGyroRMS: Double = 0.6
     /// Vote margins (best minus second mean probability) for medium and high confidence.
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
@@ -128,6 +139,9 @@ public struct ActivityConfiguration: Sendable, Hashable {
         if enterDecisions < 1 { return "enterDecisions \(enterDecisions): use ≥ 1" }
         if unknownAfterGaitDecisions < 1 { return "unknownAfterGaitDecisions \(unknownAfterGaitDecisions): use ≥ 1" }
         if minimumDwell < 0 || vehicleStopTimeout < 0 { return "minimumDwell and vehicleStopTimeout must be ≥ 0 s" }
+        if !(vehicleMaximumGyroRMS >= 0 && vehicleMaximumGyroRMS.isFinite) {
+            return "vehicleMaximumGyroRMS \(vehicleMaximumGyroRMS) rad/s: use ≥ 0 (0 = off)"
+        }
         if !(unknownBelowProbability >= 0 && unknownBelowProbability <= 1) {
             return "unknownBelowProbability \(unknownBelowProbability): use 0…1 (0 = off)"
         }

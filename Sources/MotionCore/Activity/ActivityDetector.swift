@@ -4,7 +4,7 @@
 /// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
 /// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
 /// → the open-set rule (a moving window whose best class has probability below
-/// `unknownBelowProbability` is `unknown`) plus the hand-set cycling rule (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
+/// `unknownBelowProbability` is `unknown`) plus the hand-set cycling and vehicle-rotation rules (gyroscope only) → `ActivityStateMachine` (votes, hysteresis,
 /// vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
 /// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
 public final class ActivityDetector {
@@ -132,6 +132,11 @@ public final class ActivityDetector {
         }
         inputProblem = nil
         var p = model.probabilities(features)
+        if configuration.vehicleMaximumGyroRMS > 0, features.gyroscopeAvailable,
+           features.gyroRMS >= configuration.vehicleMaximumGyroRMS, stateMachine.current?.automotive != true {
+            // Turning faster than a vehicle's cabin turns: not (yet) a vehicle.
+            p.exclude(.automotive)
+        }
         let moving = features.logStdMagnitude >= (configuration.minimumGaitStd + 0.001).log
         let top = p.best.0
         if moving && top != .unknown && p[top] < configuration.unknownBelowProbability {

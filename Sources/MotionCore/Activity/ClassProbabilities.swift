@@ -42,6 +42,21 @@ public struct ClassProbabilities: Sendable, Hashable, BitwiseCopyable {
         stationary *= s; walking *= s; running *= s; cycling *= s; automotive *= s; unknown *= s
     }
 
+    /// Rules `c` out: its probability goes to the other classes in proportion to theirs (the
+    /// probabilities given that it is not `c`); when the others are all 0 they share it equally.
+    @inlinable
+    public mutating func exclude(_ c: ActivityClass) {
+        let removed = self[c]
+        self[c] = 0
+        let rest = stationary + walking + running + cycling + automotive + unknown
+        if rest > 1e-12 {
+            scale(by: (rest + removed) / rest)
+        } else {
+            let share = removed / Double(ActivityClass.count - 1)
+            for raw in 0..<ActivityClass.count where raw != c.rawValue { self[ActivityClass(rawValue: raw)!] = share }
+        }
+    }
+
     /// The most probable class and the margin over the runner-up.
     public var best: (ActivityClass, margin: Double) {
         var top = ActivityClass.unknown, p1 = -1.0, p2 = -1.0
