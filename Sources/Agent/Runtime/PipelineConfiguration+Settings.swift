@@ -10,24 +10,33 @@ extension StreamSchedule {
 
 extension AgentConfiguration {
     /// `process.pipeline_threads` resolved. Auto (0) runs processing on the acquisition thread
-    /// when the source wakes it once per burst of several samples (the simulator's `burst`, an I2C
-    /// chip's FIFO watermark) and the recorder is off: measured at 1 kHz with bursts of 10, one
-    /// thread costs ~20 % less CPU at the same latency. With one wake-up per sample, two threads
-    /// cost the same CPU and keep a shorter latency tail (processing and publishing overlap the
-    /// next read), and the recorder's disk writes must never delay a read.
+    /// whenever a late read costs no sample, because something holds the samples while processing
+    /// runs: the simulator paced in real time (it models a FIFO), an I2C chip's FIFO, the IIO
+    /// buffer (the kernel's), or the simulator's bursts of several samples as fast as it goes.
+    /// Measured on this VM at 1 kHz, 4 streams (stop 35, `pipeline_threads` 1 vs 2, same binary,
+    /// interleaved): with one wake-up per sample one thread costs ~45 % less CPU (25–27 vs 43–54
+    /// µs/sample at 100 messages/s a stream; 46–48 vs 65–67 at 1000) and has the shorter latency
+    /// tail (p99 0.189 vs 0.227 ms, median of 4 rounds, batch 1) — the second thread's wake-up per
+    /// sample costs more than the overlap saves; with bursts of 10 ~20 % less CPU. Two threads
+    /// remain where a read must never wait for an output: the recorder's disk writes (and
+    /// `fdatasync`) run on the processing thread; a polled source (I2C without FIFO, IIO sysfs
+    /// reads) loses the sample a late read misses; a replay as fast as possible overlaps reading
+    /// the file with processing; and the unpaced simulator one sample at a time likewise.
     var processingThread: ProcessingThread {
         switch process.pipelineThreads {
         case 1: return .acquisition
         case 2: return .separate
         default:
             if recorder.enabled { return .separate }
-            let bursts: Bool
+            let buffered: Bool
             switch source.kind {
-            case .simulator: bursts = source.simulator.effectiveBurst(sourceRate: source.rate, streams: streams) > 1
-            case .i2c: bursts = source.i2c.fifo && source.i2c.fifoWatermark > 1
-            default: bursts = false
+            case .simulator:
+                buffered = source.simulator.realTime || source.simulator.effectiveBurst(sourceRate: source.rate, streams: streams) > 1
+            case .i2c: buffered = source.i2c.fifo
+            case .iio: buffered = source.iio.buffer
+            case .replay: buffered = false
             }
-            return bursts ? .acquisition : .separate
+            return buffered ? .acquisition : .separate
         }
     }
 }

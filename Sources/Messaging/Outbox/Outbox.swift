@@ -5,13 +5,6 @@ import Logging
 import Platform
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-import Logging
-import Platform
-import Synchronization
-
 /// The bounded buffer between the pipeline and libmosquitto.
 ///
 /// Files: this one holds the state and its invariants; `Outbox+Connection` (attach, connection
