@@ -34,15 +34,19 @@ struct MainLoopTurnTests {
     }
 
     /// One signal per burst of wakes: a hundred wakes before the loop takes them end one wait with
-    /// `.wake`; the next wait sees no signal.
+    /// `.wake`; the next wait sees no signal. (The loop waits only after all hundred were sent:
+    /// a wake sent after `take()` rightly asks for another turn, so letting the loop race the
+    /// sender made this test fail now and then under load.)
     @Test func aWakeEndsTheWaitAndAFloodOfWakesIsOneSignal() {
         let waker = MainLoopWaker()
-        let armed = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let armed = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         let seen = LockedBox<[SignalWaiter.Received?]>([])
         Thread.detachNewThread {
             blockWakeSignal()
             waker.arm()
             armed.signal()
+            sent.wait()   // the signal is blocked: it stays pending until the wait takes it
             let first = SignalWaiter.wait(timeout: 10)
             waker.take()
             let second = SignalWaiter.wait(timeout: 0.2)
@@ -52,6 +56,7 @@ struct MainLoopTurnTests {
         armed.wait()
         #expect(waker.isArmed)
         for _ in 0..<100 { waker.wake() }
+        sent.signal()
         #expect(done.wait(timeout: .now() + 15) == .success)
         #expect(seen.value == [.wake, nil])
     }
