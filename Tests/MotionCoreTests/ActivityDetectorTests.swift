@@ -171,6 +171,31 @@ struct ActivityDetectorTests {
         #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
     }
 
+    /// Truth from vehicle dynamics: a road or rail vehicle accelerates, brakes, corners and sways in
+    /// the horizontal plane. A lift (0.8 m/s² rides, rail vibration along gravity) and a device on
+    /// a machine shaking mostly vertically (horizontal rms 0.71 of vertical) is no vehicle setting
+    /// off. With the rule off the same signal, at the car tests' vibration, is taken for a car
+    /// (which is why the rule exists: the vibration spectrum alone looks like a road's).
+    @Test func motionMostlyAlongGravityNeverStartsATrip() {
+        let vibration = 0.9
+        let events = Self.run([(.lift(vibration: vibration), 180)], gyro: true)
+        #expect(!events.contains { $0.automotive }, "\(events.map(\.flagNames))")
+        var off = ActivityConfiguration()
+        off.vehicleMinimumHorizontalRatio = 0
+        let ruleOff = Self.run([(.lift(vibration: vibration), 180)], gyro: true, detector: ActivityDetector(configuration: off))
+        #expect(ruleOff.contains { $0.automotive }, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
+    }
+
+    /// Inside a trip the horizontal-motion rule does not apply: 20 s of rough road that shakes the
+    /// mount mostly vertically (the lift's signal) between straight driving never ends the trip nor
+    /// reads as a stop.
+    @Test func aRoughStretchInsideATripKeepsItAutomotive() {
+        let events = Self.run([(.vehicle(vibration: 0.9), 60), (.lift(vibration: 0.9), 20), (.vehicle(vibration: 0.9), 30)], gyro: true)
+        let trip = Array(events.drop { !$0.automotive })
+        #expect(!trip.isEmpty, "\(events.map(\.flagNames))")
+        #expect(trip.allSatisfy { $0.automotive && !$0.stationary }, "\(events.map(\.flagNames))")
+    }
+
     @Test func excludingAClassGivesItsShareToTheOthersInProportion() {
         var p = ClassProbabilities()
         p.stationary = 0.1; p.walking = 0.2; p.automotive = 0.5; p.unknown = 0.2

@@ -36,6 +36,10 @@ enum SyntheticMotion {
     /// `yawRate` rad/s plus `swing` · sin(2π · `swingFrequency` · t) rad/s (gravity stays put in the
     /// sensor frame: only the gyroscope sees it).
     case vehicleTurning(vibration: Double, yawRate: Double, swing: Double = 0, swingFrequency: Double = 0.5)
+    /// A lift, or a device on a vibrating machine: broadband vibration (std `vibration` m/s²) along
+    /// gravity and half of it along each horizontal axis (horizontal rms 0.71 of vertical), and every 20 s a ride: 0.8 m/s² up for 2 s, 6 s of
+    /// travel, 0.8 m/s² down for 2 s, 10 s at a floor. Nothing moves it in the horizontal plane.
+    case lift(vibration: Double)
     /// Phone in a thigh pocket while pedalling at `cadence` rev/s: the thigh swings ±0.45 rad.
     case pedalling(cadence: Double)
 }
@@ -88,6 +92,11 @@ struct SyntheticRecording {
                 let lateral = 0.3 * Glibc.sin(2 * .pi * vehiclePhase / 11 + 1)
                 f += north * longitudinal + east * lateral
                 f += up * (rng.gaussian() * vibration) + (north * rng.gaussian() + east * rng.gaussian()) * vibration
+            case .lift(let vibration):
+                vehiclePhase += dt
+                let inRide = vehiclePhase.truncatingRemainder(dividingBy: 20)
+                let ride = inRide < 2 ? 0.8 : (inRide >= 8 && inRide < 10 ? -0.8 : 0)
+                f += up * (ride + rng.gaussian() * vibration) + (north * rng.gaussian() + east * rng.gaussian()) * (0.5 * vibration)
             case .pedalling(let cadence):
                 phase += 2 * .pi * cadence * dt
                 // The thigh rotates about the device's x axis: gravity swings in the y–z plane.

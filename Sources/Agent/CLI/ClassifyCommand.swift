@@ -158,6 +158,7 @@ enum ActivityConfigFile {
         ("cyclingSeatedGyroPeriodicity", \.cyclingSeatedGyroPeriodicity),
         ("cyclingSeatedMinimumGyroRMS", \.cyclingSeatedMinimumGyroRMS), ("cyclingSeatedMaximumStd", \.cyclingSeatedMaximumStd),
         ("vehicleMaximumGyroRMS", \.vehicleMaximumGyroRMS),
+        ("vehicleMinimumHorizontalRatio", \.vehicleMinimumHorizontalRatio),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

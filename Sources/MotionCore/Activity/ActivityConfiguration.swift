@@ -48,6 +48,17 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// Inside a trip the rule does not apply (a phone rattling in its mount never ends it). 0 turns
     /// the rule off.
     public var vehicleMaximumGyroRMS: Double = 0.6
+    /// Vehicle rule (physical, hand-set; accelerometer only): a window whose dynamic specific force
+    /// perpendicular to gravity (rms, `ActivityFeatures.logHorizontalRMS`) is below this multiple of
+    /// its dynamic specific force along gravity (std, `logVerticalStd`) carries no `automotive` vote
+    /// while the device is not already in a vehicle. A road or rail vehicle moves in the horizontal
+    /// plane: accelerating, braking, cornering and the cabin's sway are all horizontal, the
+    /// suspension filters the road's vertical input, so its horizontal motion exceeds its vertical
+    /// (isotropic vibration gives √2: two horizontal axes against one). Motion mostly along gravity
+    /// is a lift, a vibrating table or machine, a body bobbing: not a vehicle setting off. 1 is
+    /// "no more horizontal than vertical". Inside a trip the rule does not apply (a pothole or a
+    /// rough stretch never ends it). 0 turns the rule off.
+    public var vehicleMinimumHorizontalRatio: Double = 1
     /// Vote margins (best minus second mean probability) for medium and high confidence.
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
@@ -141,6 +152,9 @@ public struct ActivityConfiguration: Sendable, Hashable {
         if minimumDwell < 0 || vehicleStopTimeout < 0 { return "minimumDwell and vehicleStopTimeout must be ≥ 0 s" }
         if !(vehicleMaximumGyroRMS >= 0 && vehicleMaximumGyroRMS.isFinite) {
             return "vehicleMaximumGyroRMS \(vehicleMaximumGyroRMS) rad/s: use ≥ 0 (0 = off)"
+        }
+        if !(vehicleMinimumHorizontalRatio >= 0 && vehicleMinimumHorizontalRatio.isFinite) {
+            return "vehicleMinimumHorizontalRatio \(vehicleMinimumHorizontalRatio): use ≥ 0 (0 = off)"
         }
         if !(unknownBelowProbability >= 0 && unknownBelowProbability <= 1) {
             return "unknownBelowProbability \(unknownBelowProbability): use 0…1 (0 = off)"
