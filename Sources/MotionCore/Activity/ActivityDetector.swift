@@ -4,9 +4,9 @@
 /// Pipeline: `ActivityResampler` (any source rate → `internalRate`) → `ActivityFeatureExtractor`
 /// (a `windowLength` window, features every `hop` samples) → `ActivityModel` (class probabilities)
 /// → the open-set rule (a moving window whose best class has probability below
-/// `unknownBelowProbability` is `unknown`) plus the hand-set cycling and vehicle-rotation rules (gyroscope only) and the vehicle
-/// horizontal-motion rule → `ActivityStateMachine` (votes, hysteresis, vehicle stops). Works from raw specific force, with or without a gyroscope, or from fused
-/// `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
+/// `unknownBelowProbability` is `unknown`) plus the hand-set vehicle rules (rotation, horizontal
+/// motion) and cycling rules → `ActivityStateMachine` (votes, hysteresis, vehicle stops). Works
+/// from raw specific force, with or without a gyroscope, or from fused `DeviceMotion`. Every buffer is allocated in `init`; `update` never allocates.
 public final class ActivityDetector {
     /// What the detector decided at its latest decision window (for tools and diagnostics).
     @frozen
@@ -23,9 +23,6 @@ public final class ActivityDetector {
     private let extractor: ActivityFeatureExtractor
     private let stateMachine: ActivityStateMachine
     private var sinceDecision = 0
-    /// log of `configuration.vehicleMinimumHorizontalRatio` (the features are logs); −∞ when the
-    /// rule is off.
-    private let horizontalLogRatioFloor: Double
     /// Decisions made so far (increments once per `hop` internal samples when the window is full).
     public private(set) var decisionCount = 0
     /// Why decisions are being withheld (input too slow, or without gravity), `nil` when the input
@@ -49,8 +46,6 @@ public final class ActivityDetector {
         precondition(model.validationError() == nil, model.validationError() ?? "")
         self.configuration = configuration
         self.model = model
-        let ratio = configuration.vehicleMinimumHorizontalRatio
-        horizontalLogRatioFloor = ratio > 0 ? ratio.log : -.infinity
         resampler = ActivityResampler(rate: configuration.internalRate, maximumGap: configuration.maximumGap)
         extractor = ActivityFeatureExtractor(rate: configuration.internalRate, windowLength: configuration.windowLength)
         stateMachine = ActivityStateMachine(configuration: configuration)
@@ -137,14 +132,14 @@ public final class ActivityDetector {
         }
         inputProblem = nil
         var p = model.probabilities(features)
-        if configuration.vehicleMaximumGyroRMS > 0, features.gyroscopeAvailable,
-           features.gyroRMS >= configuration.vehicleMaximumGyroRMS, stateMachine.current?.automotive != true {
-            // Turning faster than a vehicle's cabin turns: not (yet) a vehicle.
-            p.exclude(.automotive)
-        }
-        if features.logHorizontalRMS - features.logVerticalStd < horizontalLogRatioFloor,
-           stateMachine.current?.automotive != true {
-            // Moving mostly along gravity (a lift, a vibrating surface): not a vehicle setting off.
+        let c = configuration
+        // Turning faster than a vehicle's cabin turns (gyroscope only).
+        let turningLikeABody = c.vehicleMaximumGyroRMS > 0 && features.gyroscopeAvailable && features.gyroRMS >= c.vehicleMaximumGyroRMS
+        // Moving mostly along gravity: a lift, a vibrating surface (the features are logs).
+        let alongGravity = c.vehicleMinimumHorizontalRatio > 0
+            && features.logHorizontalRMS - features.logVerticalStd < c.vehicleMinimumHorizontalRatio.log
+        if turningLikeABody || alongGravity, stateMachine.current?.automotive != true {
+            // Not a vehicle setting off; inside a trip neither rule applies.
             p.exclude(.automotive)
         }
         let moving = features.logStdMagnitude >= (configuration.minimumGaitStd + 0.001).log
