@@ -111,6 +111,7 @@ struct CommandLineOptionTests {
             (#"{"detector":{"colour":1}}"#, "detector.colour: unknown setting"),
             (#"{"detector":{"hop":2.5}}"#, "detector.hop: expected a whole number, not 2.5"),
             (#"{"detector":{"minimumDwell":"long"}}"#, "detector.minimumDwell: expected a number, not long"),
+            (#"{"detector":{"vehicleMinimumHorizontalRatio":-1}}"#, "detector.vehicleMinimumHorizontalRatio -1.0: use ≥ 0 (0 = off)"),
             (#"{"model":{"classes":["flying"],"mean":[],"scale":[],"weights":[]}}"#, "model.classes: unknown class 'flying'"),
             (#"{"detectors":{}}"#, "unknown key 'detectors'"),
             ("{not json", "not a valid activity config"),
