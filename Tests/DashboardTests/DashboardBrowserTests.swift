@@ -6,12 +6,15 @@ import TestSupport
 /// The live page in real headless Chromium (DevTools protocol over a pipe), next to a real MQTT
 /// subscriber on the agent's own broker: what the page shows is what the agent publishes.
 ///
-/// Writes `docs/images/dashboard.png` (the screenshot docs/dashboard.md shows): regenerate it with
-/// `swift test --skip-build --filter DashboardBrowserTests` or `scripts/dashboard-screenshot`.
+/// Writes its screenshot to `.build/dashboard.png`, never into the source tree, so a test run leaves
+/// the checkout clean. `scripts/dashboard-screenshot` sets `EDGEMOTION_DASHBOARD_SCREENSHOT` to
+/// `docs/images/dashboard.png` (the screenshot docs/dashboard.md shows) to regenerate that.
 @Suite("Dashboard in headless Chromium", .serialized,
        .enabled(if: chromiumExecutable != nil && curlAvailable, "needs Debian's chromium (scripts/test installs it) and curl"))
 struct DashboardBrowserTests {
-    static let screenshotPath = Web.packageRoot.appendingPathComponent("docs/images/dashboard.png")
+    static let screenshotPath = ProcessInfo.processInfo.environment["EDGEMOTION_DASHBOARD_SCREENSHOT"]
+        .map { URL(fileURLWithPath: $0, relativeTo: Web.packageRoot) }
+        ?? Web.packageRoot.appendingPathComponent(".build/dashboard.png")
 
     /// The motion stream at the source rate (200 Hz): every fused state the page can show is published.
     static let agentYAML = "streams: { motion: { rate: 200, publish_rate: 10 } }"
