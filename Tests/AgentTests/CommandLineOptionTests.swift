@@ -113,6 +113,13 @@ struct CommandLineOptionTests {
             (#"{"detector":{"minimumDwell":"long"}}"#, "detector.minimumDwell: expected a number, not long"),
             (#"{"detector":{"vehicleMinimumHorizontalRatio":-1}}"#, "detector.vehicleMinimumHorizontalRatio -1.0: use ≥ 0 (0 = off)"),
             (#"{"model":{"classes":["flying"],"mean":[],"scale":[],"weights":[]}}"#, "model.classes: unknown class 'flying'"),
+            // More than 10 decisions a second (25 Hz / 10 → hop ≥ 3): the cost, not the meaning, grows.
+            (#"{"detector":{"hop":1}}"#, "detector.hop 1 at internalRate 25.0 Hz is more than 10 decisions per second: use hop ≥ 3"),
+            // A weight that makes every logit infinite (probabilities NaN): found by scripts/fuzz activity-config.
+            (#"{"model":{"classes":["walking"],"mean":[0,0,0,0,0,0,0,0,0,0,0,0],"scale":[1,1,1,1,1,1,1,1,1,1,1,1],"#
+             + #""weights":[[1e308,0,0,0,0,0,0,0,0,0,0,0,0]]}}"#, "model weights must be finite, within ±1e9"),
+            (#"{"model":{"classes":["walking"],"mean":[0,0,0,0,0,0,0,0,0,0,0,0],"scale":[1e-300,1,1,1,1,1,1,1,1,1,1,1],"#
+             + #""weights":[[1,0,0,0,0,0,0,0,0,0,0,0,0]]}}"#, "model scale values must be within 1e-9 … 1e9"),
             (#"{"detectors":{}}"#, "unknown key 'detectors'"),
             ("{not json", "not a valid activity config"),
         ]

@@ -102,6 +102,9 @@ enum FuzzReplayers {
         "zero-file": { bytes in
             ZeroFileFuzzCheck.check(String(decoding: bytes, as: UTF8.self))
         },
+        "activity-config": { bytes in
+            ActivityConfigFuzzCheck.check(bytes)
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}

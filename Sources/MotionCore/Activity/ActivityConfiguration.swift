@@ -145,6 +145,12 @@ public struct ActivityConfiguration: Sendable, Hashable {
             return "windowLength \(windowLength): use a power of two between 32 and 4096"
         }
         if hop < 1 || hop > windowLength { return "hop \(hop): use 1…windowLength" }
+        // Decisions are once a second by default and the vote, dwell and enter counts are meant in
+        // such decisions; more than 10 a second only multiplies the per-sample cost (each decision
+        // reads the whole window: hop 1 at 4096 samples is ~100× the default's cost).
+        if Double(hop) < internalRate / 10 {
+            return "hop \(hop) at internalRate \(internalRate) Hz is more than 10 decisions per second: use hop ≥ \(Int((internalRate / 10).rounded(.up)))"
+        }
         if voteDecisions < 1 || voteDecisions > 600 { return "voteDecisions \(voteDecisions): use 1–600" }
         if vehicleVoteDecisions < 1 || vehicleVoteDecisions > 600 { return "vehicleVoteDecisions \(vehicleVoteDecisions): use 1–600" }
         if enterDecisions < 1 { return "enterDecisions \(enterDecisions): use ≥ 1" }

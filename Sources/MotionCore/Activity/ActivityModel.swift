@@ -17,12 +17,22 @@ public struct ActivityModel: Sendable, Hashable {
         self.weights = weights
     }
 
+    /// The largest |mean| or |weight| and the scale range a usable model has. With these bounds
+    /// and finite features every logit is finite (13 terms of at most 1e9 × (|x| + 1e9) / 1e-9),
+    /// so `probabilities` is always a distribution; a fitted model is many orders inside them.
+    public static let parameterLimit = 1e9
+    public static let scaleRange = 1e-9...1e9
+
     /// Names what is inconsistent, or `nil` when usable.
     public func validationError() -> String? {
         let f = ActivityFeatures.modelFeatureCount
         if classes.isEmpty { return "model has no classes" }
         if mean.count != f || scale.count != f { return "model mean/scale need \(f) values each (found \(mean.count)/\(scale.count))" }
-        if scale.contains(where: { !($0 > 0) }) { return "model scale values must be > 0" }
+        if scale.contains(where: { !Self.scaleRange.contains($0) }) { return "model scale values must be within 1e-9 … 1e9 (> 0)" }
+        if mean.contains(where: { !(abs($0) <= Self.parameterLimit) }) { return "model mean values must be finite, within ±1e9" }
+        if weights.contains(where: { $0.contains { !(abs($0) <= Self.parameterLimit) } }) {
+            return "model weights must be finite, within ±1e9"
+        }
         if weights.count != classes.count { return "model has \(classes.count) classes but \(weights.count) weight rows" }
         if let bad = weights.firstIndex(where: { $0.count != f + 1 }) {
             return "model weight row \(bad) has \(weights[bad].count) values; expected \(f + 1) (features then bias)"
