@@ -35,20 +35,21 @@ enum ActivityConfigFuzzCheck {
 
     static func check(_ bytes: [UInt8]) {
         var configuration = ActivityConfiguration()
-        var model = ActivityModel.fitted
+        var model = ActivityModel.fitted, lowRateModel = ActivityModel.fittedLowRate
         do throws(ActivityConfigFile.LoadError) {
-            try ActivityConfigFile.parse(bytes, path: "fuzz.json", into: &configuration, model: &model)
+            try ActivityConfigFile.parse(bytes, path: "fuzz.json", into: &configuration, model: &model, lowRateModel: &lowRateModel)
         } catch {
             precondition(error.description.hasPrefix("fuzz.json: "), "an error that does not name the file: \(error)")
             return
         }
-        // What loads passed both validations and runs: every decision is a probability
-        // distribution, with gyroscope and without.
-        precondition(configuration.validationError() == nil && model.validationError() == nil)
-        for gyro in [true, false] {
-            let detector = ActivityDetector(configuration: configuration, model: model)
+        // What loads passed every validation and runs: every decision is a probability
+        // distribution, with gyroscope and without, with either model.
+        precondition(configuration.validationError() == nil && model.validationError() == nil && lowRateModel.validationError() == nil)
+        // At 50 Hz (the main model) and every fifth sample, 10 Hz (the low-rate model).
+        for (gyro, step) in [(true, 1), (false, 1), (true, 5)] {
+            let detector = ActivityDetector(configuration: configuration, model: model, lowRateModel: lowRateModel)
             var decisions = 0
-            for s in signal {
+            for s in stride(from: 0, to: signal.count, by: step).map({ signal[$0] }) {
                 _ = detector.update(time: s.t, specificForce: s.f, rotationRate: gyro ? s.w : nil)
                 guard detector.decisionCount != decisions else { continue }
                 decisions = detector.decisionCount

@@ -16,8 +16,10 @@ struct ClassifyCommand: Command {
     decisions, so every change has its row. Rows before the first activity settles are not written.
 
       --config FILE      JSON with optional "model" (classes, mean, scale, weights — the format
-                         scripts/fit-activity-model writes) and "detector" (ActivityConfiguration
-                         fields, e.g. {"enterDecisions": 3, "vehicleStopTimeout": 180}).
+                         scripts/fit-activity-model writes), "lowRateModel" (the same, used for input
+                         below detector.lowRateModelBelow, 16 Hz; a file with only "model" uses it at
+                         every rate) and "detector" (ActivityConfiguration fields, e.g.
+                         {"enterDecisions": 3, "vehicleStopTimeout": 180}).
       --recording ID     add a recording column with ID (needed when scoring several recordings).
       --features-out F   also write every decision's features and the truth label (for fitting).
       --no-gyro          ignore the recording's gyroscope columns.
@@ -58,10 +60,10 @@ struct ClassifyCommand: Command {
             return 64
         }
         var configuration = ActivityConfiguration()
-        var model = ActivityModel.fitted
+        var model = ActivityModel.fitted, lowRateModel = ActivityModel.fittedLowRate
         if let config {
             do {
-                try ActivityConfigFile.load(path: config, into: &configuration, model: &model)
+                try ActivityConfigFile.load(path: config, into: &configuration, model: &model, lowRateModel: &lowRateModel)
             } catch {
                 printError("edgemotion classify: \(error)")
                 return 65
@@ -74,7 +76,7 @@ struct ClassifyCommand: Command {
             printError("edgemotion classify: \(error)")
             return 66
         }
-        let detector = ActivityDetector(configuration: configuration, model: model)
+        let detector = ActivityDetector(configuration: configuration, model: model, lowRateModel: lowRateModel)
         var pred = "t_s,label,confidence,flags" + (recording != nil ? ",recording" : "") + "\n"
         var feats = featuresOut == nil ? "" : "t_s," + ActivityFeatures.names.joined(separator: ",")
             + ",gyro_rms,gyro_periodicity,gyro_cadence_hz,kurtosis,label" + (recording != nil ? ",recording" : "") + "\n"

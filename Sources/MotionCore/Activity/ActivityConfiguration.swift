@@ -124,6 +124,14 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// withholds decisions and reports `ActivityInputProblem.rateTooLow` (8 leaves room for a
     /// jittery 10 Hz source; below that the resampler would be interpolating most samples).
     public var minimumInputRate: Double = 8
+    /// Below this source rate (Hz, measured over each decision hop) a decision uses the detector's
+    /// low-rate model (`ActivityModel.fittedLowRate`, fitted on the recordings decimated to 10 Hz),
+    /// at or above it the main one (fitted as recorded, 25–400 Hz). Below ~2 × 5 Hz a source's
+    /// spectrum is empty above its Nyquist frequency, which shifts the spectral features (the high-
+    /// frequency share above all) so far that one model cannot serve both: the main model called a
+    /// car decimated to 10 Hz walking or stationary in every held-out decision. 16 ≈ √(10 × 25), the
+    /// geometric mean of the rates the two are fitted at; 0 = always the main model.
+    public var lowRateModelBelow: Double = 16
     /// Input guard: a window whose mean |f| lies outside this range (m/s²) is not raw specific
     /// force in m/s² (gravity removed, or in g): decisions are withheld and
     /// `ActivityInputProblem.noGravity` is reported. Raw acceleration has mean |f| ≥ |mean f| ≈ 9.81
@@ -161,6 +169,9 @@ public struct ActivityConfiguration: Sendable, Hashable {
         }
         if !(vehicleMinimumHorizontalRatio >= 0 && vehicleMinimumHorizontalRatio.isFinite) {
             return "vehicleMinimumHorizontalRatio \(vehicleMinimumHorizontalRatio): use ≥ 0 (0 = off)"
+        }
+        if !(lowRateModelBelow >= 0 && lowRateModelBelow.isFinite) {
+            return "lowRateModelBelow \(lowRateModelBelow) Hz: use ≥ 0 (0 = never the low-rate model)"
         }
         if !(unknownBelowProbability >= 0 && unknownBelowProbability <= 1) {
             return "unknownBelowProbability \(unknownBelowProbability): use 0…1 (0 = off)"

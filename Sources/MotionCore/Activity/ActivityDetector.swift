@@ -18,7 +18,13 @@ public final class ActivityDetector {
     }
 
     public let configuration: ActivityConfiguration
+    /// The model for input at or above `configuration.lowRateModelBelow` Hz.
     public let model: ActivityModel
+    /// The model for slower input (a low-power accelerometer mode: 10 Hz).
+    public let lowRateModel: ActivityModel
+    /// Whether the latest decision used `lowRateModel` (its hop's measured source rate was below
+    /// `configuration.lowRateModelBelow`).
+    public private(set) var usedLowRateModel = false
     private var resampler: ActivityResampler
     private let extractor: ActivityFeatureExtractor
     private let stateMachine: ActivityStateMachine
@@ -40,12 +46,17 @@ public final class ActivityDetector {
     /// The latest decision; valid when `decisionCount > 0`.
     public private(set) var lastDecision = Decision(time: 0, features: ActivityFeatures(), probabilities: ClassProbabilities())
 
-    /// `model` defaults to the fitted parameters in `ActivityModelParameters.swift`.
-    public init(configuration: ActivityConfiguration = ActivityConfiguration(), model: ActivityModel = .fitted) {
+    /// `model` and `lowRateModel` default to the fitted parameters in `ActivityModelParameters.swift`;
+    /// which one a decision uses follows the source rate measured over its hop
+    /// (`configuration.lowRateModelBelow`). To use one model at every rate, pass it as both.
+    public init(configuration: ActivityConfiguration = ActivityConfiguration(), model: ActivityModel = .fitted,
+                lowRateModel: ActivityModel = .fittedLowRate) {
         precondition(configuration.validationError() == nil, configuration.validationError() ?? "")
         precondition(model.validationError() == nil, model.validationError() ?? "")
+        precondition(lowRateModel.validationError() == nil, lowRateModel.validationError() ?? "")
         self.configuration = configuration
         self.model = model
+        self.lowRateModel = lowRateModel
         resampler = ActivityResampler(rate: configuration.internalRate, maximumGap: configuration.maximumGap)
         extractor = ActivityFeatureExtractor(rate: configuration.internalRate, windowLength: configuration.windowLength)
         stateMachine = ActivityStateMachine(configuration: configuration)
@@ -131,7 +142,8 @@ public final class ActivityDetector {
             return nil
         }
         inputProblem = nil
-        var p = model.probabilities(features)
+        usedLowRateModel = sourceRate < configuration.lowRateModelBelow
+        var p = usedLowRateModel ? lowRateModel.probabilities(features) : model.probabilities(features)
         let c = configuration
         // Turning faster than a vehicle's cabin turns (gyroscope only).
         let turningLikeABody = c.vehicleMaximumGyroRMS > 0 && features.gyroscopeAvailable && features.gyroRMS >= c.vehicleMaximumGyroRMS
