@@ -126,4 +126,38 @@ struct AgentActivityTests {
         #expect(lines.count == 1, "log:\n\(agent.log.suffix(3000))")
         #expect(sub.messages(on: "edgemotion/slowact/events/activity").isEmpty, "no activity from a 5 Hz source")
     }
+    /// A 10 Hz source (a low-power accelerometer mode) is usable: `health` says the activity
+    /// input is ok and that the low-rate model decides; at 50 Hz the main one does.
+    @Test(arguments: [(10.0, "low_rate"), (50.0, "main")])
+    func healthNamesTheActivityModelThatDecides(rate: Double, model: String) throws {
+        let broker = try MosquittoBroker.start()
+        let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/modelact/health"])
+        let state = NSTemporaryDirectory() + "edgemotion-modelact-\(UUID().uuidString)"
+        let config = try AgentProcess.writeConfig("""
+        device: { id: modelact }
+        source:
+          type: simulator
+          rate: \(Int(rate))
+          simulator: { scenario: walking }
+        streams:
+          accelerometer: { enabled: false }
+          gyroscope: { enabled: false }
+          magnetometer: { enabled: false }
+          motion: { enabled: false }
+        process: { stats_interval_s: 1 }
+        state_directory: \(state)
+        """)
+        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        var health: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            health = sub.messages(on: "edgemotion/modelact/health").last.map(json) ?? [:]
+            if health["activity_model"] != nil { break }
+            usleep(200_000)
+        }
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
+        #expect(health["activity_model"] as? String == model, "\(rate) Hz: health \(health)")
+        #expect(health["activity_input"] as? String == "ok", "\(rate) Hz: health \(health)")
+    }
 }

@@ -53,6 +53,10 @@ final class ActivityPublisher: Sendable {
     /// input), `nil` while its input is usable: for `health` and the agent's log.
     var inputProblem: ActivityInputProblem? { engine.inputProblem }
 
+    /// The model the latest decision used: "main" or "low_rate" (input below 16 Hz), `nil` before
+    /// the first decision: for `health`.
+    var modelName: String? { engine.usesLowRateModel.map { $0 ? "low_rate" : "main" } }
+
     /// Starts detection and publishing (the engine joins the running pipeline as a consumer).
     func start() {
         let startUTC = Double(MonotonicClock.realtimeNanos()) * 1e-9

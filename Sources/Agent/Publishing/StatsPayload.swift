@@ -106,7 +106,7 @@ enum StatsPayload {
                        lastErrorNanos: UInt64?, outbox o: OutboxStatistics, reconnects: Int,
                        broker: String, failovers: Int, reloadRejected: (text: String, nanos: UInt64)? = nil,
                        storageProblems: [String] = [],
-                       activityInput: (code: String, message: String?)? = nil) -> [UInt8] {
+                       activityInput: (code: String, message: String?)? = nil, activityModel: String? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         let activityWithheld = activityInput.map { $0.message != nil } ?? false
@@ -123,6 +123,8 @@ enum StatsPayload {
             w.field("activity_input", a.code)
             if let m = a.message { w.field("activity_input_error", m) }
         }
+        // Which activity model decides: "main", or "low_rate" for input below 16 Hz.
+        if let activityModel { w.field("activity_model", activityModel) }
         w.field("mqtt", connected ? "connected" as StaticString : "disconnected" as StaticString)
         if let lastError {
             w.field("last_error", lastError)

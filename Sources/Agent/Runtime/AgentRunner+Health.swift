@@ -42,7 +42,8 @@ extension AgentRunner {
                                           broker: client.options.address.description, failovers: failover.failovers,
                                           reloadRejected: rejectedReload.withLock { $0 },
                                           storageProblems: storage,
-                                          activityInput: activity == nil ? nil : (input.map { ("\($0.code)", $0.message) } ?? ("ok", nil)))
+                                          activityInput: activity == nil ? nil : (input.map { ("\($0.code)", $0.message) } ?? ("ok", nil)),
+                                          activityModel: activity?.modelName)
         if direct {
             _ = try? client.publish(topic: topics.health, payload: payload, qos: 1, retain: true)
         } else {

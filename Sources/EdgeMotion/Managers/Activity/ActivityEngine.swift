@@ -74,6 +74,9 @@ public final class ActivityEngine: Sendable {
     /// Why activity decisions are being withheld (source rate below what the detector needs, or
     /// input without gravity), `nil` while the input is usable or before any sample arrived.
     public var inputProblem: ActivityInputProblem? { sink.inputProblem.load() ?? nil }
+    /// Whether the latest decision used the detector's low-rate model (input measured below
+    /// `ActivityConfiguration.lowRateModelBelow`, 16 Hz), `nil` before the first decision.
+    public var usesLowRateModel: Bool? { sink.usedLowRateModel.load() ?? nil }
 
     // MARK: Subscriptions (used by the managers)
 

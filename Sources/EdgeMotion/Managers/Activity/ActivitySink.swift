@@ -25,6 +25,8 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
     let latestSampleUTC = LatestValue<Double>()
     /// Why the detector withholds decisions (`nil`: the input is usable), as of the latest batch.
     let inputProblem = LatestValue<ActivityInputProblem?>()
+    /// Whether the latest decision used the detector's low-rate model (`nil` before the first).
+    let usedLowRateModel = LatestValue<Bool?>()
     /// Steps and distance already written to the history (written on the history queue only).
     let flushed = LatestValue<PedometerRecord.Totals>()
 
@@ -75,6 +77,7 @@ final class ActivitySink: PipelineOutput, @unchecked Sendable {
         latestSampleUTC.store(time + utcOffset)
         // Once per batch, not per sample; the detector re-checks its input at every decision hop.
         inputProblem.store(detector.inputProblem)
+        usedLowRateModel.store(detector.decisionCount > 0 ? detector.usedLowRateModel : nil)
         var data = pedometer.data
         data.startDate += utcOffset
         data.endDate += utcOffset
