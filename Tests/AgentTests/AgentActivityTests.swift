@@ -8,9 +8,10 @@ import TestSupport
 /// `pedometer`, and answering a history query from its SQLite store.
 @Suite("Agent activity end to end", .serialized)
 struct AgentActivityTests {
-    func json(_ m: MQTTMessage) -> [String: Any] {
+    static func json(_ m: MQTTMessage) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]
     }
+    func json(_ m: MQTTMessage) -> [String: Any] { Self.json(m) }
 
     @Test func publishesEachActivityChangeOnceWithStepsAndAnswersAHistoryQuery() throws {
         let broker = try MosquittoBroker.start()
@@ -92,28 +93,8 @@ struct AgentActivityTests {
     @Test func aSourceTooSlowForActivityDetectionIsReportedInHealthAndLoggedOnce() throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/slowact/#"])
-        let state = NSTemporaryDirectory() + "edgemotion-slowact-\(UUID().uuidString)"
-        let config = try AgentProcess.writeConfig("""
-        device: { id: slowact }
-        source:
-          type: simulator
-          rate: 5
-          simulator: { scenario: walking, real_time: false }
-        streams:
-          accelerometer: { enabled: false }
-          gyroscope: { enabled: false }
-          magnetometer: { enabled: false }
-          motion: { enabled: false }
-        process: { stats_interval_s: 1 }
-        state_directory: \(state)
-        """)
-        let agent = try AgentProcess(["run", "--config", config, "--broker", broker.url])
-        var health: [String: Any] = [:]
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            health = sub.messages(on: "edgemotion/slowact/health").last.map(json) ?? [:]
-            if health["activity_input"] as? String == "rate_too_low" { break }
-            usleep(200_000)
+        let (agent, health) = try Self.agentOnTheSimulator(id: "slowact", rate: 5, realTime: false, broker: broker, sub: sub) {
+            $0["activity_input"] as? String == "rate_too_low"
         }
         usleep(2_500_000)  // a few more decisions and health refreshes: still one log line
         agent.signal(SIGTERM)
@@ -132,13 +113,25 @@ struct AgentActivityTests {
     func healthNamesTheActivityModelThatDecides(rate: Double, model: String) throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/modelact/health"])
-        let state = NSTemporaryDirectory() + "edgemotion-modelact-\(UUID().uuidString)"
+        let (agent, health) = try Self.agentOnTheSimulator(id: "modelact", rate: rate, realTime: true, broker: broker, sub: sub) {
+            $0["activity_model"] != nil
+        }
+        agent.signal(SIGTERM)
+        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
+        #expect(health["activity_model"] as? String == model, "\(rate) Hz: health \(health)")
+        #expect(health["activity_input"] as? String == "ok", "\(rate) Hz: health \(health)")
+    }
+    /// Starts the agent on the simulator (walking, accelerometer only, health every second) and
+    /// returns it, still running, with the newest `health` once `done` holds for it (or after 30 s).
+    static func agentOnTheSimulator(id: String, rate: Double, realTime: Bool, broker: MosquittoBroker, sub: TestSubscriber,
+                                    until done: ([String: Any]) -> Bool) throws -> (AgentProcess, [String: Any]) {
+        let state = NSTemporaryDirectory() + "edgemotion-\(id)-\(UUID().uuidString)"
         let config = try AgentProcess.writeConfig("""
-        device: { id: modelact }
+        device: { id: \(id) }
         source:
           type: simulator
-          rate: \(Int(rate))
-          simulator: { scenario: walking }
+          rate: \(rate)
+          simulator: { scenario: walking, real_time: \(realTime) }
         streams:
           accelerometer: { enabled: false }
           gyroscope: { enabled: false }
@@ -151,13 +144,10 @@ struct AgentActivityTests {
         var health: [String: Any] = [:]
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            health = sub.messages(on: "edgemotion/modelact/health").last.map(json) ?? [:]
-            if health["activity_model"] != nil { break }
+            health = sub.messages(on: "edgemotion/\(id)/health").last.map { Self.json($0) } ?? [:]
+            if done(health) { break }
             usleep(200_000)
         }
-        agent.signal(SIGTERM)
-        #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
-        #expect(health["activity_model"] as? String == model, "\(rate) Hz: health \(health)")
-        #expect(health["activity_input"] as? String == "ok", "\(rate) Hz: health \(health)")
+        return (agent, health)
     }
 }
