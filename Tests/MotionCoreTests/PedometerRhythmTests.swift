@@ -15,19 +15,23 @@ struct PedometerRhythmTests {
     /// later (−2 m/s²); each time in `bounces` adds a pulse as large as the impact. ±0.01 m/s² of
     /// dither so the still start is seen below zero. The strikes numbered in `gentle` are
     /// `gentleSize` times as large (pulse and trough). Returns the steps counted.
+    /// `rate`: the source rate, Hz (samples at i / rate); `spike`: each strike also has a sharp
+    /// impact of this height, m/s² (σ 10 ms).
     static func count(strikes: [Double], bounces: [Double] = [], gentle: Set<Int> = [], gentleSize: Double = 1,
-                      configuration: PedometerConfiguration = PedometerConfiguration()) -> Int {
+                      configuration: PedometerConfiguration = PedometerConfiguration(), rate: Double = 50,
+                      spike: Double = 0) -> Int {
         var pedometer = Pedometer(configuration: configuration)
         let up = Vector3(0.3, -0.5, 0.81).normalized
         func pulse(_ x: Double) -> Double { abs(x) < 0.5 ? Glibc.exp(-0.5 * (x / 0.06) * (x / 0.06)) : 0 }
         let end = (strikes.last ?? 0) + 2
         var i = 0
-        while Double(i) / 50 < end {
-            let t = Double(i) / 50
+        while Double(i) / rate < end {
+            let t = Double(i) / rate
             var a = i % 2 == 0 ? 0.01 : -0.01
             for (k, s) in strikes.enumerated() where abs(t - s) < 0.7 {
                 let size = gentle.contains(k) ? gentleSize : 1
                 a += size * (4 * pulse(t - s) - 2 * pulse(t - s - 0.15))
+                if spike > 0, abs(t - s) < 0.05 { a += spike * Glibc.exp(-0.5 * ((t - s) / 0.01) * ((t - s) / 0.01)) }
             }
             for b in bounces where abs(t - b) < 0.5 { a += 4 * pulse(t - b) }
             _ = pedometer.update(time: t, specificForce: up * (9.81 + a))
@@ -96,5 +100,63 @@ struct PedometerRhythmTests {
         let gentle = Set(strikes.indices.filter { strikes[$0] > 10 && $0 % 5 == 0 })
         let counted = Self.count(strikes: strikes, gentle: gentle, gentleSize: size)
         #expect(abs(counted - 108) <= 1, "gentle steps \(size) × the others: counted \(counted), truth 108")
+    }
+
+    /// The full-rate rules at every rate: what a low-rate source is scored against below.
+    static var fullRateRulesOnly: PedometerConfiguration {
+        var c = PedometerConfiguration()
+        c.lowRateBelow = 0
+        return c
+    }
+
+    /// A 10 Hz source without an anti-alias filter catches a sharp heel strike whole only when a
+    /// sample falls on it: a steady walk at `cadence` steps/s for 60 s whose every strike carries,
+    /// besides its 4 m/s² body pulse, a sharp impact (+10 m/s², σ 10 ms), sampled at 10 Hz, so the
+    /// impact's share of each step drifts with the cadence from nothing to all of it (at 2 steps/s
+    /// the samples keep one phase). Truth: the strikes written. The full-rate rules at 10 Hz count
+    /// 96 of 102 and 104 of 111 (measured); at 50 Hz every strike is counted either way. Larger
+    /// impacts still cost steps at 10 Hz (+20 m/s² at 1.85 steps/s: 90 of 111; full-rate rules 55).
+    @Test(arguments: [1.7, 1.85, 2.0])
+    func atTenHertzStepsCaughtWholeOrInPartAreCounted(cadence: Double) {
+        let n = Int((cadence * 60).rounded())
+        let strikes = (0..<n).map { 1 + Double($0) / cadence }
+        let atTen = Self.count(strikes: strikes, rate: 10, spike: 10)
+        let atFifty = Self.count(strikes: strikes, rate: 50, spike: 10)
+        #expect(abs(atTen - n) <= 2, "\(cadence) steps/s at 10 Hz: counted \(atTen), truth \(n)")
+        #expect(abs(atFifty - n) <= 1, "\(cadence) steps/s at 50 Hz: counted \(atFifty), truth \(n)")
+    }
+
+    /// At 10 Hz a step whose impact falls between two samples can vanish: a steady walk at
+    /// 1.8 steps/s for 60 s whose every fifth strike after 10 s is missing from the signal (18 of
+    /// 108). Truth: the walk's 108 steps — two step periods between two steps of a steady walk at a
+    /// low source rate are two steps. At 50 Hz a strike is never missed that way, so the same signal
+    /// counts the 90 strikes it has (the rule is for low-rate sources only).
+    @Test func atTenHertzAStepThatFellBetweenSamplesIsCounted() {
+        let all = (0..<108).map { 1 + Double($0) / 1.8 }
+        let strikes = all.indices.filter { !(all[$0] > 10 && $0 % 5 == 0) }.map { all[$0] }
+        let atTen = Self.count(strikes: strikes, rate: 10)
+        let atTenFullRate = Self.count(strikes: strikes, configuration: Self.fullRateRulesOnly, rate: 10)
+        let atFifty = Self.count(strikes: strikes, rate: 50)
+        #expect(abs(atTen - 108) <= 2, "10 Hz: counted \(atTen), truth 108 (\(strikes.count) in the signal)")
+        #expect(abs(atTenFullRate - strikes.count) <= 2, "10 Hz, full-rate rules: \(atTenFullRate) of the \(strikes.count) in the signal")
+        #expect(abs(atFifty - strikes.count) <= 1, "50 Hz: counted \(atFifty), \(strikes.count) in the signal")
+    }
+
+    /// The low-rate rules follow the source rate measured over each second, not a setting: on at
+    /// 10 and 12.5 Hz, off at 16, 25 and 50 Hz (the threshold is 16 Hz), and off at 10 Hz when
+    /// `lowRateBelow` is 0.
+    @Test func theLowRateRulesApplyBelowSixteenHertzOfSource() {
+        func uses(rate: Double, configuration: PedometerConfiguration = PedometerConfiguration()) -> Bool {
+            var p = Pedometer(configuration: configuration)
+            var i = 0
+            while Double(i) / rate < 5 {
+                _ = p.update(time: Double(i) / rate, specificForce: Vector3(0, 0, 9.81 + (i % 2 == 0 ? 0.01 : -0.01)))
+                i += 1
+            }
+            return p.usesLowRateRules
+        }
+        #expect(uses(rate: 10) && uses(rate: 12.5))
+        #expect(!uses(rate: 20) && !uses(rate: 25) && !uses(rate: 50))
+        #expect(!uses(rate: 10, configuration: Self.fullRateRulesOnly))
     }
 }

@@ -257,6 +257,22 @@ struct PedometerTests {
     @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
           arguments: oxfordPlacements)
     func countsTheOxfordWalksOfEachPlacementWithinThreePercent(placement: String) throws {
+        let (maximum, median, summary) = try Self.scoreOxfordWalks(placement: placement) { $0 }
+        if Self.oxfordPlacementsMissingTheTarget.contains(placement) {
+            withKnownIssue("issue 19: \(placement) misses median ≤ 1 %, max ≤ 3 % on oxford_steps",
+                           isIntermittent: !Self.oxfordPlacementsMissingTheTargetToday.contains(placement)) {
+                #expect(maximum <= 3 && median <= 1, "\(summary)")
+            }
+        } else {
+            #expect(maximum <= 3 && median <= 1, "\(summary)")
+        }
+    }
+
+    /// Counts every oxford walk of `placement` (its rows passed through `source`) with a gated
+    /// pedometer; returns the largest and the median |error| (%, against the data set's counts)
+    /// and a line per walk.
+    static func scoreOxfordWalks(placement: String, source: ([(Double, Vector3)]) -> [(Double, Vector3)]) throws
+        -> (maximum: Double, median: Double, summary: String) {
         let shared = try #require(ActivityTestData.root)
         let dir = shared + "/data/activity/oxford_steps/"
         let walks = try ActivityTestData.oxfordManifest(dir + "manifest.tsv").filter { $0.placement.lowercased() == placement.lowercased() }
@@ -264,7 +280,7 @@ struct PedometerTests {
         var errors: [Double] = []
         var report: [String] = []
         for walk in walks {
-            let rows = try ActivityTestData.readAccelerometer(dir + walk.file)
+            let rows = source(try ActivityTestData.readAccelerometer(dir + walk.file))
             let (steps, _) = Self.gatedAndUngated { feed in
                 for (t, f) in rows { feed(t, f) }
             }
@@ -274,14 +290,59 @@ struct PedometerTests {
         }
         let sorted = errors.sorted()
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        let summary = "\(placement): median |error| \(median) %; \(report.joined(separator: "; "))"
-        if Self.oxfordPlacementsMissingTheTarget.contains(placement) {
-            withKnownIssue("issue 19: \(placement) misses median ≤ 1 %, max ≤ 3 % on oxford_steps",
-                           isIntermittent: !Self.oxfordPlacementsMissingTheTargetToday.contains(placement)) {
-                #expect(sorted.last! <= 3 && median <= 1, "\(summary)")
+        return (sorted.last!, median, "\(placement): median |error| \(median) %; \(report.joined(separator: "; "))")
+    }
+
+    /// The oxford walks as a 10 Hz source gives them: the first sample at or after each 0.1 s tick
+    /// (a low-power mode without an anti-alias filter), or the mean of each 0.1 s (one that averages).
+    static func atTenHertz(_ rows: [(Double, Vector3)], averaged: Bool) -> [(Double, Vector3)] {
+        guard let t0 = rows.first?.0 else { return [] }
+        var out: [(Double, Vector3)] = []
+        if averaged {
+            var bin = 0, sum = Vector3.zero, n = 0
+            for (t, f) in rows {
+                let k = Int(((t - t0) * 10).rounded(.down))
+                if k != bin, n > 0 {
+                    out.append((t0 + (Double(bin) + 0.5) / 10, sum / Double(n)))
+                    sum = .zero
+                    n = 0
+                }
+                bin = k
+                sum += f
+                n += 1
             }
-        } else {
-            #expect(sorted.last! <= 3 && median <= 1, "\(summary)")
+            return out
+        }
+        var tick = -Double.infinity
+        for (t, f) in rows where t >= tick - 1e-6 {
+            out.append((t, f))
+            tick += 0.1
+            if tick <= t { tick = t + 0.1 }
+        }
+        return out
+    }
+
+    /// The same walks reduced to 10 Hz, gated as in the agent. Truth: the data set's step counts.
+    /// Target (the issue names none for 10 Hz): every walk within 12 % (four times the full-rate
+    /// one) and the placement's median within 6 %, both ways of reducing. Measured with the
+    /// low-rate rules (`PedometerConfiguration.LowRate`): max 9.9 % (front pocket) without
+    /// averaging, 7.4 % (swinging arm) with; with the full-rate rules at 10 Hz the back pocket
+    /// counted −42 % and the front pocket −26 % (docs/activity.md, "Pedometer at 10 Hz").
+    @Test(.enabled(if: ActivityTestData.root != nil, "../shared/data/activity not found next to the package"),
+          arguments: oxfordPlacements)
+    func countsTheOxfordWalksOfEachPlacementAtTenHertzWithinTwelvePercent(placement: String) throws {
+        for averaged in [false, true] {
+            let (maximum, median, walks) = try Self.scoreOxfordWalks(placement: placement) { Self.atTenHertz($0, averaged: averaged) }
+            let summary = "at 10 Hz\(averaged ? ", averaged" : ""): \(walks)"
+            #expect(maximum <= 12, "\(summary)")
+            if placement == "SwingingArm" {
+                // Its full-rate known issue (above): the ground truth has more steps than |f|'s rhythm.
+                withKnownIssue("issue 19: SwingingArm counts 6–7 % fewer steps than the ground truth at every rate", isIntermittent: true) {
+                    #expect(median <= 6, "\(summary)")
+                }
+            } else {
+                #expect(median <= 6, "\(summary)")
+            }
         }
     }
 }

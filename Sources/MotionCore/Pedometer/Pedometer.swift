@@ -20,6 +20,11 @@ import Glibc
 /// pocket or a swinging hand often differ, the stride does not); those are counted retroactively
 /// (so jostles and single knocks are not steps) and a `resume` event is reported; `pauseAfter` seconds without a step end the walk with a `pause` event.
 ///
+/// Low-rate source: while the source rate, measured over each second of input, is below
+/// `lowRateBelow` (a 10 Hz low-power mode: a heel strike is caught whole, in part or not at all),
+/// `lowRate` applies: a lower relative threshold, a limit on how far one peak raises the
+/// amplitude, and two step periods between steps of a walk count as two steps (`usesLowRateRules`).
+///
 /// Distance and pace: each counted step adds `PedometerConfiguration.stepLength(cadence:)` at the
 /// cadence of that moment; `currentPace` = 1 / (cadence × step length), `averageActivePace` =
 /// walking time / distance. Value type, no allocation.
@@ -74,6 +79,12 @@ public struct Pedometer: Sendable {
     private var heldStart = 0.0
     private var heldActive = 0.0
     private var heldDistance = 0.0
+    // Source rate.
+    private var sourceSamples = 0
+    private var rateCheckTime = Double.nan
+    /// Whether the step detector uses `PedometerConfiguration.lowRate` (the source rate measured
+    /// over the last second of input was below `lowRateBelow`).
+    public private(set) var usesLowRateRules = false
 
     public init(configuration: PedometerConfiguration = PedometerConfiguration()) {
         self.configuration = configuration
@@ -183,12 +194,30 @@ public struct Pedometer: Sendable {
         if startDate == nil { startDate = time }
         endDate = Swift.max(endDate, time)
         var event: PedometerEvent?
+        sourceSamples += 1
         var r = resampler
         r.add(time: time, specificForce: specificForce, rotationRate: nil) { s in
+            if s.afterGap { rateCheckTime = .nan }
+            measureSourceRate(at: s.time)
             if let e = internalSample(time: s.time, magnitude: s.specificForce.norm) { event = e }
         }
         resampler = r
         return event
+    }
+
+    /// Once a second of internal time: the source rate over it decides `usesLowRateRules` (an
+    /// interpolated-up slow source must not pass for the internal rate).
+    private mutating func measureSourceRate(at t: Double) {
+        if rateCheckTime.isNaN {
+            rateCheckTime = t
+            sourceSamples = 0
+            return
+        }
+        let elapsed = t - rateCheckTime
+        guard elapsed >= 1 else { return }
+        usesLowRateRules = Double(sourceSamples) / elapsed < configuration.lowRateBelow
+        rateCheckTime = t
+        sourceSamples = 0
     }
 
     private mutating func internalSample(time t: Double, magnitude m: Double) -> PedometerEvent? {
@@ -203,7 +232,8 @@ public struct Pedometer: Sendable {
         if y < 0 { armed = true }
         // y1 is a local maximum: a peak at t1.
         if y1 > y2, y1 >= y, armed, t1 - lastCandidate >= c.minimumStepInterval {
-            let threshold = Swift.max(c.minimumPeak, c.relativeThreshold * amplitude)
+            let relative = usesLowRateRules ? c.lowRate.relativeThreshold : c.relativeThreshold
+            let threshold = Swift.max(c.minimumPeak, relative * amplitude)
             let interval = t1 - lastCandidate
             var accept = false
             if y1 >= threshold {
@@ -224,7 +254,9 @@ public struct Pedometer: Sendable {
             }
             if accept {
                 event = candidate(at: t1)
-                amplitude = amplitude == 0 ? y1 : 0.8 * amplitude + 0.2 * y1
+                let limit = usesLowRateRules ? c.lowRate.amplitudeStepLimit : 0
+                let size = limit > 0 && amplitude > 0 ? Swift.min(y1, limit * amplitude) : y1
+                amplitude = amplitude == 0 ? y1 : 0.8 * amplitude + 0.2 * size
                 armed = false
             }
         }
@@ -262,6 +294,15 @@ public struct Pedometer: Sendable {
         guard interval <= c.maximumStepInterval else {
             pending = 1
             firstPending = t
+            return nil
+        }
+        let missed = c.lowRate.missedStepTolerance
+        if walking, usesLowRateRules, missed > 0, abs(interval - 2 * period) <= missed * period {
+            // Two step periods since the last step at a low source rate: the step between them
+            // fell between samples.
+            remember(interval / 2, restart: false)
+            remember(interval / 2, restart: false)
+            _ = credit(2, first: t - interval / 2, duration: interval, at: t)
             return nil
         }
         if walking {

@@ -41,6 +41,34 @@ public struct PedometerConfiguration: Sendable, Hashable {
     /// Longest stretch of steps (s) held while the gait gate is closed, waiting for the activity
     /// detector to confirm walking or running (its delay is ~5–10 s); older held steps are dropped.
     public var gateHoldTime: Double = 15
+    /// Source rate below which `lowRate` applies, Hz, measured over each second of input (16 ≈
+    /// √(10 × 25), the activity detector's `lowRateModelBelow`; 0: never).
+    public var lowRateBelow: Double = 16
+    /// Step detection for a low-rate source (a 10 Hz low-power accelerometer mode).
+    public var lowRate = LowRate()
+
+    /// Step detection below `lowRateBelow`. A heel strike lasts well under 0.1 s, so a 10 Hz source
+    /// without an anti-alias filter catches it whole, in part or not at all, depending on where its
+    /// samples fall: the band-passed peaks of one steady walk range from a fraction to several
+    /// times their usual height (oxford_steps decimated to 10 Hz: 1.4 to 14.7 m/s² within 4 s of
+    /// one back-pocket walk, 4 and 8 at 208 Hz). With the full-rate rules one caught impact raises
+    /// the adaptive threshold above the next half-caught steps and the walk locks onto every
+    /// other step (−42 % on that walk). The three rules below were chosen together by
+    /// cross-validation (leave-one-placement-, subject- and phone-out) on oxford_steps decimated to
+    /// 10 Hz with and without averaging (`scripts/pedometer-cv --rate 10`, docs/activity.md).
+    public struct LowRate: Sendable, Hashable {
+        /// Fraction of the recent peak amplitude a new peak must reach (instead of `relativeThreshold`).
+        public var relativeThreshold: Double = 0.3
+        /// A peak adds at most this multiple of the recent amplitude to it (one caught impact
+        /// does not raise the threshold above the walk's other steps; 0: no limit).
+        public var amplitudeStepLimit: Double = 1.5
+        /// During a walk, two steps 2 × the walk's step period apart (within this fraction of a
+        /// period) count as two: the step between them fell between samples (0: off).
+        public var missedStepTolerance: Double = 0.3
+
+        public init() {}
+    }
+
     /// No step for this long pauses the walk, s.
     public var pauseAfter: Double = 2.0
     /// Height of one floor, m (pressure channel only).
