@@ -101,6 +101,11 @@ struct CommandLineOptionTests {
         }
     }
 
+    @Test func classifyAveragingNeedsARate() throws {
+        let (status, out) = try run(["classify", "--input", "x.csv", "--output", "p.csv", "--average"])
+        #expect(status == 64 && out.contains("--average needs --rate HZ"), "\(out)")
+    }
+
     @Test(.enabled(if: SharedData.path("data/activity/st_har/walking_01.csv") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
     func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
         let walk = try #require(SharedData.path("data/activity/st_har/walking_01.csv"))

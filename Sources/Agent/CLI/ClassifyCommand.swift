@@ -8,7 +8,7 @@ struct ClassifyCommand: Command {
     let summary = "run the activity detector over a recording CSV and write predictions"
     let usage = """
     usage: edgemotion classify --input FILE.csv --output PRED.csv [--config FILE.json]
-                               [--recording ID] [--features-out FEATURES.csv] [--rate HZ]
+                               [--recording ID] [--features-out FEATURES.csv] [--rate HZ [--average]]
 
     Reads a recording in the shared schema (t_s,ax,ay,az[,gx,gy,gz][,label]; m/s², rad/s; plain or
     .gz), runs the activity detector and writes one row per decision window once an activity is
@@ -25,6 +25,8 @@ struct ClassifyCommand: Command {
       --no-gyro          ignore the recording's gyroscope columns.
       --rate HZ          keep only every sample that is ≥ 1/HZ s after the last one kept (plain
                          decimation, no filtering, as a sensor set to a low output data rate delivers).
+      --average          with --rate: one sample per 1/HZ s, the mean of the samples in it (a sensor
+                         that averages before it reduces its rate).
 
     When the detector withholds decisions because its input is too slow or has no gravity in it,
     the reason is printed on standard error (once per kind of problem) and those seconds have no rows.
@@ -39,7 +41,7 @@ struct ClassifyCommand: Command {
     func run(arguments: [String]) -> Int32 {
         guard let options = OptionScanner(command: name, arguments: arguments,
                                           valued: ["--input", "--output", "--config", "--recording", "--features-out", "--rate"],
-                                          flagNames: ["--no-gyro"], usage: usage) else { return 64 }
+                                          flagNames: ["--no-gyro", "--average"], usage: usage) else { return 64 }
         guard options.positional.isEmpty else {
             printError("edgemotion classify: unexpected argument '\(options.positional[0])'. Run 'edgemotion classify --help'.")
             return 64
@@ -47,13 +49,16 @@ struct ClassifyCommand: Command {
         let input = options["--input"], output = options["--output"], config = options["--config"]
         let recording = options["--recording"], featuresOut = options["--features-out"]
         let useGyro = !options.flags.contains("--no-gyro")
-        var keepInterval = 0.0
+        var reducer: OutputRateReducer?
         if let text = options["--rate"] {
             guard let hz = Double(text), hz > 0, hz.isFinite else {
                 printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0")
                 return 64
             }
-            keepInterval = 1 / hz
+            reducer = OutputRateReducer(rate: hz, mode: options.flags.contains("--average") ? .averaged : .plain)
+        } else if options.flags.contains("--average") {
+            printError("edgemotion classify: --average needs --rate HZ (the rate to average down to)")
+            return 64
         }
         guard let input, let output else {
             printError("edgemotion classify: --input and --output are required. Run 'edgemotion classify --help'.")
@@ -84,39 +89,36 @@ struct ClassifyCommand: Command {
         var decisions = 0
         var progress = ProgressLine("classify \(input)", unit: "rows")
         var rows = 0
-        var nextKept = -Double.infinity
         var lastProblemCode: String?
         defer { progress.finish() }
+        func classify(_ row: RecordingRow) {
+            _ = detector.update(time: row.time, specificForce: row.specificForce,
+                                rotationRate: useGyro ? row.rotationRate : nil)
+            let problem = detector.inputProblem
+            if let problem, problem.code.description != lastProblemCode {
+                printError("edgemotion classify: warning: \(input) at t = \(Self.format(row.time)) s: \(problem.message)")
+            }
+            lastProblemCode = problem.map { $0.code.description }
+            guard detector.decisionCount != decisions else { return }
+            decisions = detector.decisionCount
+            let d = detector.lastDecision
+            if featuresOut != nil {
+                feats += "\(d.time)"
+                for k in 0..<ActivityFeatures.modelFeatureCount { feats += ",\(d.features[k])" }
+                feats += ",\(d.features.gyroRMS),\(d.features.gyroPeriodicity),\(d.features.gyroCadence),\(d.features.magnitudeKurtosis)"
+                feats += "," + (row.label ?? "") + recordingSuffix + "\n"
+            }
+            if let a = detector.currentActivity {
+                pred += "\(Self.format(d.time)),\(a.primary.name),\(a.confidence.name),\(String(a.flagNames.map { $0 == "," ? "+" : $0 }))\(recordingSuffix)\n"
+            }
+        }
         do {
             while let row = try reader.next() {
                 rows += 1
                 if rows & 0xFFF == 0 { progress.update(rows) }
-                if keepInterval > 0 {
-                    // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
-                    guard row.time >= nextKept - 1e-6 else { continue }
-                    nextKept += keepInterval
-                    if nextKept <= row.time { nextKept = row.time + keepInterval }
-                }
-                _ = detector.update(time: row.time, specificForce: row.specificForce,
-                                    rotationRate: useGyro ? row.rotationRate : nil)
-                let problem = detector.inputProblem
-                if let problem, problem.code.description != lastProblemCode {
-                    printError("edgemotion classify: warning: \(input) at t = \(Self.format(row.time)) s: \(problem.message)")
-                }
-                lastProblemCode = problem.map { $0.code.description }
-                guard detector.decisionCount != decisions else { continue }
-                decisions = detector.decisionCount
-                let d = detector.lastDecision
-                if featuresOut != nil {
-                    feats += "\(d.time)"
-                    for k in 0..<ActivityFeatures.modelFeatureCount { feats += ",\(d.features[k])" }
-                    feats += ",\(d.features.gyroRMS),\(d.features.gyroPeriodicity),\(d.features.gyroCadence),\(d.features.magnitudeKurtosis)"
-                    feats += "," + (row.label ?? "") + recordingSuffix + "\n"
-                }
-                if let a = detector.currentActivity {
-                    pred += "\(Self.format(d.time)),\(a.primary.name),\(a.confidence.name),\(String(a.flagNames.map { $0 == "," ? "+" : $0 }))\(recordingSuffix)\n"
-                }
+                if reducer != nil { reducer!.add(row, emit: classify) } else { classify(row) }
             }
+            reducer?.finish(emit: classify)
         } catch {
             printError("edgemotion classify: \(error)")
             return 65

@@ -1,0 +1,76 @@
+import MotionCore
+import Sensors
+
+/// Reduces a recording's rows to a lower output data rate, the way a sensor set to that rate
+/// delivers them (`edgemotion classify --rate HZ [--average]`).
+///
+/// - `plain`: keeps each row that is at least 1/HZ s after the last one kept (a low-power mode that
+///   samples without an anti-alias filter: a short impact is caught whole, in part or not at all);
+/// - `averaged`: one row per 1/HZ s interval, the mean of the rows in it, stamped at the interval's
+///   centre (a mode that averages its internal samples, as most chips' low-pass/averaging stages
+///   do). The gyroscope is averaged when every row of the interval has one; the label is the last
+///   row's.
+///
+/// Value type; `rate` in Hz.
+struct OutputRateReducer {
+    enum Mode { case plain, averaged }
+
+    let rate: Double
+    let interval: Double
+    let mode: Mode
+    private var nextKept = -Double.infinity
+    private var origin = Double.nan
+    private var bin = 0
+    private var count = 0
+    private var gyroCount = 0
+    private var sumForce = Vector3.zero
+    private var sumRate = Vector3.zero
+    private var last: RecordingRow?
+
+    init(rate: Double, mode: Mode) {
+        self.rate = rate
+        interval = 1 / rate
+        self.mode = mode
+    }
+
+    /// Adds one row in time order; hands every row of the reduced stream to `emit`.
+    mutating func add(_ row: RecordingRow, emit: (RecordingRow) -> Void) {
+        switch mode {
+        case .plain:
+            // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
+            guard row.time >= nextKept - 1e-6 else { return }
+            nextKept += interval
+            if nextKept <= row.time { nextKept = row.time + interval }
+            emit(row)
+        case .averaged:
+            if origin.isNaN { origin = row.time }
+            let k = Int(((row.time - origin) * rate).rounded(.down))
+            if k != bin { finish(emit: emit) }
+            bin = k
+            count += 1
+            sumForce += row.specificForce
+            if let w = row.rotationRate {
+                gyroCount += 1
+                sumRate += w
+            }
+            last = row
+        }
+    }
+
+    /// Emits the interval in progress (`averaged`; call once after the last row).
+    mutating func finish(emit: (RecordingRow) -> Void) {
+        guard mode == .averaged, count > 0, var row = last else { return }
+        let n = Double(count)
+        row.time = origin + (Double(bin) + 0.5) / rate
+        row.specificForce = sumForce / n
+        row.rotationRate = gyroCount == count ? sumRate / n : nil
+        row.magneticField = nil
+        row.truth = nil
+        emit(row)
+        count = 0
+        gyroCount = 0
+        sumForce = .zero
+        sumRate = .zero
+        last = nil
+    }
+}
