@@ -120,6 +120,19 @@ struct AgentActivityTests {
         #expect(agent.waitForExit(timeout: 10) == 0, "agent log:\n\(agent.log.suffix(3000))")
         #expect(health["activity_model"] as? String == model, "\(rate) Hz: health \(health)")
         #expect(health["activity_input"] as? String == "ok", "\(rate) Hz: health \(health)")
+        // docs/topics.md's example shows every field a healthy agent sends.
+        let documented = try Self.documentedHealthExample()
+        let missing = Set(health.keys).subtracting(documented.keys).sorted()
+        #expect(missing.isEmpty, "fields of a real health message missing from docs/topics.md's example: \(missing)")
+    }
+
+    /// The JSON example under "## `health` (retained)" in docs/topics.md.
+    static func documentedHealthExample() throws -> [String: Any] {
+        let text = try String(contentsOf: ConfigTestSupport.packageRoot.appendingPathComponent("docs/topics.md"), encoding: .utf8)
+        let section = try #require(text.range(of: "## `health` (retained)\n```json\n"), "docs/topics.md has no health example")
+        let end = try #require(text.range(of: "\n```", range: section.upperBound..<text.endIndex))
+        let json = Data(text[section.upperBound..<end.lowerBound].utf8)
+        return try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "the health example is not a JSON object")
     }
     /// Starts the agent on the simulator (walking, accelerometer only, health every second) and
     /// returns it, still running, with the newest `health` once `done` holds for it (or after 30 s).
