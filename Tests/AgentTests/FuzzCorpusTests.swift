@@ -105,6 +105,9 @@ enum FuzzReplayers {
         "activity-config": { bytes in
             ActivityConfigFuzzCheck.check(bytes)
         },
+        "csv-recording": { bytes in
+            CsvRecordingFuzzCheck.check(bytes)
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}

@@ -54,6 +54,30 @@ struct RecordingReaderTests {
         }
     }
 
+    /// Times every consumer can hold (finite, within ±1e10 s: Unix seconds fit) and finite
+    /// accelerations, or an error naming the line and the column. A t_s of 1e300 in a replayed
+    /// recording used to stop the agent with a trap (the replay clock's nanoseconds).
+    @Test(arguments: [("nan", "0", "'t_s'"), ("inf", "0", "'t_s'"), ("-inf", "0", "'t_s'"), ("1e300", "0", "'t_s'"),
+                      ("1.1e10", "0", "'t_s'"), ("0.02", "nan", "'ax,ay,az'"), ("0.02", "inf", "'ax,ay,az'")])
+    func aTimeOrAccelerationNoSensorGivesIsAnErrorNamingLineAndColumn(time: String, ax: String, column: String) throws {
+        let path = try temporaryFile("t_s,ax,ay,az\n0,0,0,9.8\n\(time),\(ax),0,9.8\n")
+        defer { unlink(path) }
+        let reader = try RecordingReader(path: path)
+        #expect(try reader.next()?.time == 0)
+        do {
+            _ = try reader.next()
+            Issue.record("t_s \(time), ax \(ax) was accepted")
+        } catch {
+            #expect(error.subject == "\(path):3" && error.detail.contains(column), "\(error)")
+        }
+    }
+
+    @Test func unixSecondsAreATime() throws {
+        let path = try temporaryFile("t_s,ax,ay,az\n1764491436.25,0,0,9.8\n")
+        defer { unlink(path) }
+        #expect(try RecordingReader(path: path).readAll().map(\.time) == [1764491436.25])
+    }
+
     @Test func missingRequiredColumnIsReported() throws {
         let path = try temporaryFile("time,ax,ay,az\n0,0,0,9.8\n")
         #expect(throws: SensorError.self) { try RecordingReader(path: path) }

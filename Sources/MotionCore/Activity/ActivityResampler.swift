@@ -4,7 +4,8 @@
 /// Above the internal rate every grid bin is the **box average** of the source samples that fall in
 /// it (an anti-alias filter with its first null at the internal rate); below it, empty bins are
 /// filled by linear interpolation between neighbouring bins. A gap longer than `maximumGap` is
-/// reported instead of bridged. Value type, no allocation.
+/// reported instead of bridged. A sample back in time, or more than 1e15 bins after the first
+/// (a corrupt time stamp), is ignored. Value type, no allocation.
 public struct ActivityResampler: Sendable {
     /// One internal sample: specific force in m/s² (sensor frame) and, when every source sample in
     /// the bin had one, rotation rate in rad/s.
@@ -48,8 +49,11 @@ public struct ActivityResampler: Sendable {
             origin = time
             bin = 0
         }
-        let k = Int64(((time - origin) * rate).rounded(.down))
-        if k < bin { return }
+        let position = ((time - origin) * rate).rounded(.down)
+        // Back in time, or so far ahead that the bin number would not fit (a corrupt time stamp):
+        // ignored, so the samples that follow carry on from the grid as it is.
+        guard position >= Double(bin), position < 1e15 else { return }
+        let k = Int64(position)
         if k > bin {
             finishBin(emit: emit)
             if k - bin > maximumGapBins { last = nil }

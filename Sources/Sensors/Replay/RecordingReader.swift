@@ -72,6 +72,9 @@ public final class RecordingReader {
         }
     }
 
+    /// Largest |t_s| accepted, s (Unix seconds fit; nanoseconds of it fit a UInt64).
+    public static let largestTime = 1e10
+
     /// Opens `path` and reads its header.
     public init(path: String) throws(SensorError) {
         self.path = path
@@ -147,7 +150,18 @@ public final class RecordingReader {
             return v.isNaN ? nil : v
         }
         let t = try number(.t)
+        // A time every consumer can hold as nanoseconds (±1e10 s: Unix seconds fit) and finite
+        // accelerations: a NaN or 1e300 here reached the activity detector's bins and the replay
+        // clock as a trap.
+        guard t.isFinite, abs(t) <= Self.largestTime else {
+            throw SensorError(.invalidData, subject: "\(path):\(lineNumber)",
+                              detail: "column 't_s': \(t) is not a time in seconds (finite, within ±1e10)")
+        }
         let acc = Vector3(try number(.ax), try number(.ay), try number(.az))
+        guard acc.x.isFinite, acc.y.isFinite, acc.z.isFinite else {
+            throw SensorError(.invalidData, subject: "\(path):\(lineNumber)",
+                              detail: "columns 'ax,ay,az': \(acc.x),\(acc.y),\(acc.z) is not a finite specific force")
+        }
         var row = RecordingRow(time: t, specificForce: acc, rotationRate: nil, magneticField: nil,
                                truth: nil, movement: nil, label: nil, line: lineNumber)
         if hasGyroscope, let x = try optionalNumber(.gx), let y = try optionalNumber(.gy), let z = try optionalNumber(.gz) {

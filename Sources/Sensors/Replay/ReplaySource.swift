@@ -189,7 +189,8 @@ public final class ReplaySource: IMUSource, @unchecked Sendable {
     }
 
     private func timestampNanos(of row: RecordingRow) -> UInt64 {
-        let seconds = Swift.max(0, row.time - firstTime + loopOffset)
+        // Within UInt64 nanoseconds whatever the rows say (the reader bounds each time to ±1e10 s).
+        let seconds = Swift.min(1.8e10, Swift.max(0, row.time - firstTime + loopOffset))
         return startNanos &+ UInt64((seconds * 1e9).rounded())
     }
 
