@@ -81,10 +81,16 @@ public enum RFC3339 {
         return (Int(timegm(&t)) - offset, fractionNanos)
     }
 
-    /// `2026-11-30T08:00:00.250Z` (milliseconds, UTC) for seconds since the Unix epoch.
+    /// `2026-11-30T08:00:00.250Z` (milliseconds, UTC) for seconds since the Unix epoch. Total:
+    /// a time outside years 0001–9999 (or not a number) is written at the nearer end of that range.
     public static func format(_ seconds: Double) -> String {
-        format(unixMillis: Int64((seconds * 1000).rounded(.down)))
+        let clamped = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, earliest), latest)
+        return format(unixMillis: Int64((clamped * 1000).rounded(.down)))
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, Unix seconds: the years RFC 3339 writes.
+    public static let earliest = -62_135_596_800.0
+    public static let latest = 253_402_300_799.999
 
     /// The same for nanoseconds since the Unix epoch (truncated to the millisecond, exactly).
     public static func format(unixNanos: Int64) -> String {

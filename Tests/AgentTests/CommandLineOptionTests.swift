@@ -62,6 +62,30 @@ struct CommandLineOptionTests {
         #expect(FileManager.default.fileExists(atPath: fresh))
     }
 
+    /// Numbers no clock can hold are refused, not trapped on: a duration of 1e19 s (its deadline's
+    /// nanoseconds) or 1e308 h (infinite), a history time of 1e308 s or 1e300 days ago (the reply's
+    /// RFC 3339 time). Each used to stop the command with a trap (exit by SIGILL, found by trying
+    /// every numeric option with nan, ±inf, ±1e308, 1e19).
+    @Test func durationsAndTimesNoClockHoldsAreRefused() throws {
+        let dir = NSTemporaryDirectory() + "edgemotion-huge-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for command in ["run", "record", "replay"] {
+            for value in ["1e19", "1e308h", "1000000001s"] {
+                var arguments = [command, "--duration", value]
+                if command == "replay" { arguments.insert(dir + "/none.csv", at: 1) }
+                let (status, out) = try run(arguments)
+                #expect(status == 64 && out.contains("is not a duration such as") && out.contains("at most 1e9 s"), "\(arguments): \(out)")
+            }
+        }
+        for command in ["activity", "steps"] {
+            for (from, to) in [("1e308", "1e308"), ("-1e300d", "now"), ("nan", "now"), ("0", "1e12")] {
+                let (status, out) = try run([command, "--state-dir", dir, "--from", from, "--to", to])
+                #expect(status == 64 && out.contains("is not a time") && out.contains("years 0001–9999"), "\(command) \(from) \(to): \(out)")
+            }
+        }
+    }
+
     /// `--duration` takes the same forms (90, 90s, 20m, 2h) in every command that has it.
     @Test func everyDurationOptionTakesUnits() throws {
         let (bad, out) = try run(["run", "--duration", "soon"])

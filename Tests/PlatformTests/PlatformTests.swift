@@ -116,6 +116,17 @@ import Platform
         #expect(RFC3339.parse("2026-11-30T10:15:00+01:00") == 1_796_030_100)
     }
 
+    /// Formatting a time is total: outside years 0001–9999, or not a number, it writes the nearer
+    /// end of that range (1e308 s used to trap converting to milliseconds). Truth: the calendar.
+    @Test func formattingATimeNoCalendarHoldsWritesTheNearerEndOfTheRange() {
+        #expect(RFC3339.format(1e308) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.format(.infinity) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.format(-1e308) == "0001-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(.nan) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.parse("9999-12-31T23:59:59.999Z").map { abs($0 - RFC3339.latest) < 1e-3 } == true)
+        #expect(RFC3339.parse("0001-01-01T00:00:00Z") == RFC3339.earliest)
+    }
+
     @Test func directoryPathCreatesParentsAndNamesTheComponentThatFails() throws {
         let base = "/tmp/edgemotion-platform-\(getpid())"
         let file = base + "/file"

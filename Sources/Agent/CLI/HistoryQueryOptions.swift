@@ -67,8 +67,8 @@ struct HistoryQueryOptions {
         }
         if o.input != nil { return .success(o) }
         guard let fromText, let toText else { return .failure("edgemotion \(command): --from and --to are required") }
-        guard let f = time(fromText) else { return .failure("edgemotion \(command): --from '\(fromText)' is not a time (ISO-8601 UTC, Unix seconds, now, -2h, -7d)") }
-        guard let t = time(toText) else { return .failure("edgemotion \(command): --to '\(toText)' is not a time (ISO-8601 UTC, Unix seconds, now, -2h, -7d)") }
+        guard let f = time(fromText) else { return .failure("edgemotion \(command): --from '\(fromText)' is not a time (ISO-8601 UTC, Unix seconds, now, -2h, -7d; years 0001–9999)") }
+        guard let t = time(toText) else { return .failure("edgemotion \(command): --to '\(toText)' is not a time (ISO-8601 UTC, Unix seconds, now, -2h, -7d; years 0001–9999)") }
         guard f <= t else { return .failure("edgemotion \(command): --from \(fromText) is after --to \(toText)") }
         o.from = f
         o.to = t
@@ -76,8 +76,13 @@ struct HistoryQueryOptions {
     }
 
     /// Parses ISO-8601 (RFC 3339), Unix seconds, `now` or `-<n>{s,m,h,d}` into UTC seconds since
-    /// the epoch.
+    /// the epoch; `nil` also for a time outside years 0001–9999 (or not a number: nan, 1e308 s, -1e300d).
     static func time(_ text: String) -> Double? {
+        guard let t = parsedTime(text), t >= RFC3339.earliest, t <= RFC3339.latest else { return nil }
+        return t
+    }
+
+    private static func parsedTime(_ text: String) -> Double? {
         let now = Double(MonotonicClock.realtimeNanos()) * 1e-9
         if text == "now" { return now }
         if text.hasPrefix("-"), let unit = text.last, let n = Double(text.dropFirst().dropLast()) {

@@ -77,7 +77,11 @@ struct OptionScanner {
         }
     }
 
-    /// `90`, `90s`, `20m`, `2h`, `1.5h` → seconds; `nil` for anything else or ≤ 0.
+    /// Longest duration an option takes, s (~31.7 years: its nanoseconds fit every clock here).
+    static let longestDuration = 1e9
+
+    /// `90`, `90s`, `20m`, `2h`, `1.5h` → seconds; `nil` for anything else, ≤ 0 or above
+    /// `longestDuration` (1e19 s used to trap converting the deadline to nanoseconds).
     static func duration(_ text: String) -> Double? {
         var number = Substring(text)
         var scale = 1.0
@@ -88,7 +92,7 @@ struct OptionScanner {
         case "d": number = number.dropLast(); scale = 86_400
         default: break
         }
-        guard let v = Double(number), v > 0, v.isFinite else { return nil }
+        guard let v = Double(number), v > 0, v.isFinite, v * scale <= longestDuration else { return nil }
         return v * scale
     }
 }

@@ -50,7 +50,7 @@ struct RecordCommand: Command {
         var duration: Double?
         if let d = options["--duration"] {
             guard let seconds = OptionScanner.duration(d) else {
-                printError("edgemotion record: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h")
+                printError("edgemotion record: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)")
                 return 64
             }
             duration = seconds
@@ -133,7 +133,7 @@ struct RecordCommand: Command {
 
 /// `12.35`.
 func format2(_ v: Double) -> String {
-    guard v.isFinite else { return "\(v)" }
+    guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
     let scaled = Int64((v * 100).rounded())
     let whole = scaled / 100, frac = abs(scaled % 100)
     return (scaled < 0 && whole == 0 ? "-" : "") + "\(whole)." + (frac < 10 ? "0" : "") + "\(frac)"

@@ -54,7 +54,7 @@ struct ReplayCommand: Command {
         var duration: Double?
         if let d = options["--duration"] {
             guard let seconds = OptionScanner.duration(d) else {
-                printError("edgemotion replay: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h")
+                printError("edgemotion replay: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)")
                 return 64
             }
             duration = seconds
