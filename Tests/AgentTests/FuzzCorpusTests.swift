@@ -108,6 +108,9 @@ enum FuzzReplayers {
         "csv-recording": { bytes in
             CsvRecordingFuzzCheck.check(bytes)
         },
+        "calibration-file": { bytes in
+            CalibrationFileFuzzCheck.check(String(decoding: bytes, as: UTF8.self))
+        },
         "recording": { bytes in
             if let reader = try? RecordingFileReader(bytes: bytes) {
                 while reader.next() != nil {}

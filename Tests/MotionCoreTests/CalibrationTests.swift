@@ -77,6 +77,44 @@ struct CalibrationTests {
         #expect(throws: CalibrationFileError.self) { try CalibrationFile.decode(truncated, source: "cal.txt") }
     }
 
+    /// A file with a valid checksum but a value no sensor's calibration has (a hand-made or damaged
+    /// file resealed) is refused naming the key, not applied (before the bounds a gyro bias of
+    /// 1e300 rad/s was subtracted from every gyroscope reading fusion got).
+    @Test(arguments: [
+        (SensorCalibration(gyroBias: Vector3(1e300, 0, 0)), "gyro.bias"),
+        (SensorCalibration(gyroBias: Vector3(0, 0, -10.5)), "gyro.bias"),
+        (SensorCalibration(accelerometerOffset: Vector3(0, 25, 0)), "accel.offset"),
+        (SensorCalibration(magnetometerOffset: Vector3(2e4, 0, 0)), "mag.offset"),
+        (SensorCalibration(magnetometerSoftIron: Matrix3(1e200, 0, 0, 0, 1, 0, 0, 0, 1)), "mag.soft_iron"),
+        (SensorCalibration(magnetometerSoftIron: Matrix3(0.001, 0, 0, 0, 1, 0, 0, 0, 1)), "mag.soft_iron"),
+        (SensorCalibration(magnetometerFieldStrength: 0), "mag.field_strength"),
+        (SensorCalibration(magnetometerFieldStrength: -5), "mag.field_strength"),
+    ])
+    func aSealedFileWithAValueNoSensorNeedsIsRefusedNamingTheKey(calibration: SensorCalibration, key: String) {
+        let text = CalibrationFile.encode(calibration, sensor: "sim@0")
+        do {
+            let c = try CalibrationFile.decode(text, source: "cal.txt")
+            Issue.record("accepted: \(c)")
+        } catch {
+            #expect(error.problem.contains(key) && error.description.contains("cal.txt:"), "\(error)")
+        }
+    }
+
+    /// At the bounds, a reading at a sensor's full scale calibrates to a finite value.
+    @Test func atTheBoundsEveryCalibratedFullScaleReadingIsFinite() throws {
+        let edge = SensorCalibration(gyroBias: Vector3(10, -10, 10), accelerometerOffset: Vector3(20, -20, 20),
+                                     accelerometerScale: Vector3(1.99, 0.51, 1), magnetometerOffset: Vector3(1e4, -1e4, 1e4),
+                                     magnetometerSoftIron: Matrix3(100, 100, 0, 0, 1, 0, 0, 0, 0.01), magnetometerFieldStrength: 1e4)
+        let c = try CalibrationFile.decode(CalibrationFile.encode(edge, sensor: "sim@0"), source: "cal.txt")
+        #expect(c == edge)
+        for s in [-1.0, 1.0] {
+            let g = c.gyroscope(Vector3(35, 35, 35) * s), a = c.accelerometer(Vector3(157, 157, 157) * s)
+            let m = c.magnetometer(Vector3(4912, 4912, 4912) * s)
+            let all = [g.x, g.y, g.z, a.x, a.y, a.z, m.x, m.y, m.z]
+            #expect(all.allSatisfy { $0.isFinite }, "\(all)")
+        }
+    }
+
     @Test func calibrationForAnotherSensorIsRejected() {
         let text = CalibrationFile.encode(SensorCalibration(gyroBias: .zero), sensor: "mpu9250@i2c-1:0x68")
         do {

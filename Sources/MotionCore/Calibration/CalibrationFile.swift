@@ -13,8 +13,12 @@
 /// ```
 ///
 /// Decoding is all or nothing: any problem (format, version, sensor mismatch, unknown key, bad
-/// number, checksum) throws `CalibrationFileError` and no value is returned, so a damaged file is
-/// never half-applied.
+/// number, checksum, a value no sensor needs) throws `CalibrationFileError` and no value is
+/// returned, so a damaged file is never half-applied. Values are bounded to what a real sensor's
+/// calibration can be, so every calibrated reading of a reading within full scale is finite and
+/// fusion stays finite: gyro bias ≤ 10 rad/s per axis (a gyroscope's bias is a few °/s), accelerometer
+/// offset ≤ 20 m/s², magnetometer offset ≤ 10 000 µT, soft-iron entries ≤ 100 with a determinant of
+/// 0.01 … 100 (`edgemotion calibrate` writes 1), field strength 0 … 10 000 µT.
 public enum CalibrationFile {
     public static let format = "edgemotion-calibration"
     public static let version = 1
@@ -32,8 +36,11 @@ public enum CalibrationFile {
             body += "mag.soft_iron = \(m.a11) \(m.a12) \(m.a13) \(m.a21) \(m.a22) \(m.a23) \(m.a31) \(m.a32) \(m.a33)\n"
         }
         if let r = calibration.magnetometerFieldStrength { body += "mag.field_strength = \(r)\n" }
-        return KeyValueFileText.sealed(body)
+        return seal(body)
     }
+
+    /// `body` (lines, each with its newline) followed by its checksum line.
+    public static func seal(_ body: String) -> String { KeyValueFileText.sealed(body) }
 
     /// Parses file text. `expectedSensor`, when given, must equal the file's `sensor`.
     /// `source` names the file in errors.
@@ -64,6 +71,13 @@ public enum CalibrationFile {
                 }
                 return out
             }
+            func bounded(_ count: Int, _ limit: Double, _ unit: String) throws(CalibrationFileError) -> [Double] {
+                let n = try numbers(count)
+                guard n.allSatisfy({ abs($0) <= limit }) else {
+                    throw CalibrationFileError(source: source, line: line, problem: "'\(key)' must lie within ±\(limit) \(unit) per value; recalibrate")
+                }
+                return n
+            }
             switch key {
             case "format":
                 guard value == format else {
@@ -80,9 +94,9 @@ public enum CalibrationFile {
                     throw CalibrationFileError(source: source, line: line, problem: "made for sensor '\(value)', but this is '\(expectedSensor)'; recalibrate this sensor (edgemotion calibrate … --config FILE) or point fusion.calibration_file elsewhere")
                 }
             case "gyro.bias":
-                let n = try numbers(3); result.gyroBias = Vector3(n[0], n[1], n[2])
+                let n = try bounded(3, 10, "rad/s"); result.gyroBias = Vector3(n[0], n[1], n[2])
             case "accel.offset":
-                let n = try numbers(3); result.accelerometerOffset = Vector3(n[0], n[1], n[2])
+                let n = try bounded(3, 20, "m/s²"); result.accelerometerOffset = Vector3(n[0], n[1], n[2])
             case "accel.scale":
                 let n = try numbers(3)
                 guard n.allSatisfy({ $0 > 0.5 && $0 < 2 }) else {
@@ -90,16 +104,23 @@ public enum CalibrationFile {
                 }
                 result.accelerometerScale = Vector3(n[0], n[1], n[2])
             case "mag.offset":
-                let n = try numbers(3); result.magnetometerOffset = Vector3(n[0], n[1], n[2])
+                let n = try bounded(3, 10_000, "µT"); result.magnetometerOffset = Vector3(n[0], n[1], n[2])
             case "mag.soft_iron":
-                let n = try numbers(9)
+                let n = try bounded(9, 100, "")
                 let m = Matrix3(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8])
                 guard m.determinant > 0 else {
                     throw CalibrationFileError(source: source, line: line, problem: "mag.soft_iron is singular or mirrors the axes")
                 }
+                guard m.determinant >= 0.01, m.determinant <= 100 else {
+                    throw CalibrationFileError(source: source, line: line, problem: "mag.soft_iron has determinant \(m.determinant); edgemotion calibrate writes 1 (0.01 … 100 accepted); recalibrate")
+                }
                 result.magnetometerSoftIron = m
             case "mag.field_strength":
-                result.magnetometerFieldStrength = try numbers(1)[0]
+                let r = try numbers(1)[0]
+                guard r > 0, r <= 10_000 else {
+                    throw CalibrationFileError(source: source, line: line, problem: "'mag.field_strength' must lie within 0 … 10000 µT; recalibrate")
+                }
+                result.magnetometerFieldStrength = r
             default:
                 throw CalibrationFileError(source: source, line: line, problem: "unknown key '\(key)'")
             }
