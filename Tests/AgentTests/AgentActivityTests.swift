@@ -17,6 +17,7 @@ struct AgentActivityTests {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["edgemotion/act/#"])
         let state = NSTemporaryDirectory() + "edgemotion-act-\(UUID().uuidString)"
+        TemporaryFiles.removeAtExit(state)
         let config = try AgentProcess.writeConfig("""
         device: { id: act }
         source:
@@ -139,6 +140,7 @@ struct AgentActivityTests {
     static func agentOnTheSimulator(id: String, rate: Double, realTime: Bool, broker: MosquittoBroker, sub: TestSubscriber,
                                     until done: ([String: Any]) -> Bool) throws -> (AgentProcess, [String: Any]) {
         let state = NSTemporaryDirectory() + "edgemotion-\(id)-\(UUID().uuidString)"
+        TemporaryFiles.removeAtExit(state)
         let config = try AgentProcess.writeConfig("""
         device: { id: \(id) }
         source:

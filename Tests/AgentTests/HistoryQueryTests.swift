@@ -14,6 +14,7 @@ struct HistoryQueryTests {
 
     func makeStore() throws -> ActivityHistoryStore {
         let dir = NSTemporaryDirectory() + "edgemotion-history-\(UUID().uuidString)"
+        TemporaryFiles.removeAtExit(dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let store = try ActivityHistoryStore(directory: dir, retention: 400 * 86_400)
         let kinds: [ActivityClass] = [.walking, .running, .stationary]

@@ -52,6 +52,7 @@ enum Web {
                            listen: String = "127.0.0.1:0") throws -> (MosquittoBroker, AgentProcess, String) {
         let broker = try MosquittoBroker.start()
         let state = NSTemporaryDirectory() + "em-http-\(UUID().uuidString)"
+        TemporaryFiles.removeAtExit(state)
         let config = try AgentProcess.writeConfig("""
             device: { id: \(id) }
             source: { type: simulator, rate: 200, simulator: { \(simulator) } }

@@ -3,11 +3,13 @@ import Foundation
 @testable import Sensors
 import MotionCore
 import TestSupportPaths
+import TestSupport
 
 @Suite("RecordingReader")
 struct RecordingReaderTests {
     func temporaryFile(_ text: String) throws -> String {
         let path = NSTemporaryDirectory() + "edgemotion-rec-\(UUID().uuidString).csv"
+        TemporaryFiles.removeAtExit(path)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -3,11 +3,13 @@ import Foundation
 import MotionCore
 @testable import Sensors
 import TestSupportPaths
+import TestSupport
 
 @Suite("ReplaySource")
 struct ReplaySourceTests {
     func temporaryFile(_ text: String) throws -> String {
         let path = NSTemporaryDirectory() + "edgemotion-replay-\(UUID().uuidString).csv"
+        TemporaryFiles.removeAtExit(path)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

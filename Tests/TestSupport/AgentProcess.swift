@@ -24,6 +24,7 @@ public final class AgentProcess: @unchecked Sendable {
     /// `environment` entries are added to the test process's environment.
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         logPath = NSTemporaryDirectory() + "edgemotion-agent-\(UUID().uuidString).log"
+        TemporaryFiles.removeAtExit(logPath)
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: AgentProcess.executable)
@@ -48,9 +49,12 @@ public final class AgentProcess: @unchecked Sendable {
     public static func writeConfig(_ yaml: String) throws -> String {
         let id = UUID().uuidString
         let path = NSTemporaryDirectory() + "edgemotion-test-\(id).yaml"
+        TemporaryFiles.removeAtExit(path)
         var text = yaml
         if !yaml.contains("state_directory") {
-            text += (yaml.hasSuffix("\n") ? "" : "\n") + "state_directory: \(NSTemporaryDirectory())edgemotion-test-state-\(id)\n"
+            let state = NSTemporaryDirectory() + "edgemotion-test-state-\(id)"
+            TemporaryFiles.removeAtExit(state)
+            text += (yaml.hasSuffix("\n") ? "" : "\n") + "state_directory: \(state)\n"
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path

@@ -19,6 +19,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String], logPath: String? = nil) throws {
         self.executable = executable
         self.logPath = logPath ?? NSTemporaryDirectory() + "edgemotion-child-\(UUID().uuidString).log"
+        TemporaryFiles.removeAtExit(self.logPath)
         let pid = try Self.spawn([executable] + arguments, logPath: self.logPath)
         lock.withLock { childPID = pid }
     }
