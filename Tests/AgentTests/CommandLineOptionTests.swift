@@ -125,6 +125,21 @@ struct CommandLineOptionTests {
         }
     }
 
+    /// `steps --input --rate 10 [--average]` counts a walk as a 10 Hz sensor would deliver it. Truth:
+    /// oxford_steps' own count for the walk (278); within the 12 % the 10 Hz pedometer test allows.
+    @Test(.enabled(if: SharedData.path("data/activity/oxford_steps/Samsung_Dario_Hard_Backpocket_2.csv.gz") != nil,
+                   "shared data folder ../shared is absent (never copied into the repository)"))
+    func stepsCountsARecordingReducedToTenHertz() throws {
+        let walk = try #require(SharedData.path("data/activity/oxford_steps/Samsung_Dario_Hard_Backpocket_2.csv.gz"))
+        for extra in [["--rate", "10"], ["--rate", "10", "--average"]] {
+            let (status, out) = try run(["steps", "--input", walk] + extra)
+            let steps = out.range(of: #""steps":[0-9]+"#, options: .regularExpression).flatMap { Int(out[$0].dropFirst(8)) }
+            #expect(status == 0 && steps.map { abs(Double($0) - 278) <= 0.12 * 278 } == true, "\(extra): \(out)")
+        }
+        let (bad, out) = try run(["steps", "--input", walk, "--average"])
+        #expect(bad == 64 && out.contains("--average needs --rate HZ"), "\(out)")
+    }
+
     @Test func classifyAveragingNeedsARate() throws {
         let (status, out) = try run(["classify", "--input", "x.csv", "--output", "p.csv", "--average"])
         #expect(status == 64 && out.contains("--average needs --rate HZ"), "\(out)")

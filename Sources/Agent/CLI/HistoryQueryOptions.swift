@@ -14,6 +14,10 @@ struct HistoryQueryOptions {
     var input: String?
     var strideLength: Double?
     var height: Double?
+    /// `steps --input` only: reduce the recording to this rate first (`--rate HZ`), averaging
+    /// (`--average`) or not.
+    var inputRate: Double?
+    var averageInput = false
 
     enum Parsed {
         case success(HistoryQueryOptions)
@@ -27,6 +31,11 @@ struct HistoryQueryOptions {
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
+            if a == "--average", allowInput {
+                o.averageInput = true
+                i += 1
+                continue
+            }
             guard i + 1 < arguments.count else { return .failure("edgemotion \(command): \(a) needs a value") }
             let v = arguments[i + 1]
             switch a {
@@ -49,6 +58,9 @@ struct HistoryQueryOptions {
             case "--stride" where allowInput:
                 guard let d = Double(v), d > 0 else { return .failure("edgemotion \(command): --stride \(v): use metres > 0") }
                 o.strideLength = d
+            case "--rate" where allowInput:
+                guard let hz = Double(v), hz > 0, hz <= 100_000 else { return .failure("edgemotion \(command): --rate \(v): use a rate in Hz above 0 (at most 100000)") }
+                o.inputRate = hz
             case "--height" where allowInput:
                 guard let d = Double(v), d > 0 else { return .failure("edgemotion \(command): --height \(v): use metres > 0") }
                 o.height = d
@@ -65,6 +77,7 @@ struct HistoryQueryOptions {
                 return .failure("\(error)")
             }
         }
+        if o.averageInput && o.inputRate == nil { return .failure("edgemotion \(command): --average needs --rate HZ (the rate to average down to)") }
         if o.input != nil { return .success(o) }
         guard let fromText, let toText else { return .failure("edgemotion \(command): --from and --to are required") }
         guard let f = time(fromText) else { return .failure("edgemotion \(command): --from '\(fromText)' is not a time (ISO-8601 UTC, Unix seconds, now, -2h, -7d; years 0001–9999)") }

@@ -10,17 +10,20 @@ struct StepsCommand: Command {
     let summary = "query stored step counts, or count the steps in a recording"
     let usage = """
     usage: edgemotion steps --from T --to T [--format json|table] [--config FILE | --state-dir DIR] [--page N] [--page-size N]
-           edgemotion steps --input FILE.csv [--stride M | --height M] [--format json|table]
+           edgemotion steps --input FILE.csv [--stride M | --height M] [--rate HZ [--average]] [--format json|table]
 
     First form: pedometer totals and intervals that started in [from, to) from the history in the
     state directory (default \(HistoryQueryOptions.defaultStateDirectory)). T as for 'edgemotion activity'.
     Second form: runs the pedometer over a recording in the shared schema and prints steps, cadence
     (steps/s), distance (m), and pause/resume events; as in the agent, steps count only while the
     activity detector reports walking or running, kept through `unknown` (steps of a walk's first seconds are held until then).
+    --rate HZ reduces the recording to HZ first, as a sensor set to that output data rate delivers it
+    (every sample ≥ 1/HZ s after the last one kept; with --average the mean of each 1/HZ s instead).
 
     examples:
       edgemotion steps --from -1d --to now --format table
       edgemotion steps --input walk.csv.gz --stride 0.7
+      edgemotion steps --input walk.csv.gz --rate 10 --average
 
     exit status: 0 printed; 64 usage or a bad query; 66 the recording cannot be read;
     74 the history cannot be read.
@@ -71,7 +74,7 @@ struct StepsCommand: Command {
         pedometer.startGating()
         do {
             let reader = try RecordingReader(path: input)
-            while let row = try reader.next() {
+            func count(_ row: RecordingRow) {
                 if let a = detector.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate),
                    let e = pedometer.setGait(for: a) {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
@@ -80,6 +83,11 @@ struct StepsCommand: Command {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }
             }
+            var reducer = options.inputRate.map { OutputRateReducer(rate: $0, mode: options.averageInput ? .averaged : .plain) }
+            while let row = try reader.next() {
+                if reducer != nil { reducer!.add(row, emit: count) } else { count(row) }
+            }
+            reducer?.finish(emit: count)
         } catch {
             printError("edgemotion steps: \(error)")
             return 66
