@@ -74,7 +74,7 @@ struct StepsCommand: Command {
         pedometer.startGating()
         do {
             let reader = try RecordingReader(path: input)
-            func count(_ row: RecordingRow) {
+            func feed(_ row: RecordingRow) {
                 if let a = detector.update(time: row.time, specificForce: row.specificForce, rotationRate: row.rotationRate),
                    let e = pedometer.setGait(for: a) {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
@@ -85,9 +85,9 @@ struct StepsCommand: Command {
             }
             var reducer = options.inputRate.map { OutputRateReducer(rate: $0, mode: options.averageInput ? .averaged : .plain) }
             while let row = try reader.next() {
-                if reducer != nil { reducer!.add(row, emit: count) } else { count(row) }
+                if reducer != nil { reducer!.add(row, emit: feed) } else { feed(row) }
             }
-            reducer?.finish(emit: count)
+            reducer?.finish(emit: feed)
         } catch {
             printError("edgemotion steps: \(error)")
             return 66

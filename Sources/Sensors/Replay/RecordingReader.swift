@@ -144,6 +144,11 @@ public final class RecordingReader {
             }
             return v
         }
+        /// The field's text as written (for messages).
+        func text(_ f: Field) -> String {
+            guard let i = index[f], i < fieldStarts.count else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[fieldStarts[i]..<fieldEnds[i]]), as: UTF8.self)
+        }
         func optionalNumber(_ f: Field) throws(SensorError) -> Double? {
             guard let i = index[f], i < fieldStarts.count, fieldEnds[i] > fieldStarts[i] else { return nil }
             let v = try number(f)
@@ -155,12 +160,12 @@ public final class RecordingReader {
         // clock as a trap.
         guard t.isFinite, abs(t) <= Self.largestTime else {
             throw SensorError(.invalidData, subject: "\(path):\(lineNumber)",
-                              detail: "column 't_s': \(t) is not a time in seconds (finite, within ±1e10)")
+                              detail: "column 't_s': '\(text(.t))' is not a time in seconds (finite, within ±1e10)")
         }
         let acc = Vector3(try number(.ax), try number(.ay), try number(.az))
         guard acc.x.isFinite, acc.y.isFinite, acc.z.isFinite else {
             throw SensorError(.invalidData, subject: "\(path):\(lineNumber)",
-                              detail: "columns 'ax,ay,az': \(acc.x),\(acc.y),\(acc.z) is not a finite specific force")
+                              detail: "columns 'ax,ay,az': '\(text(.ax))','\(text(.ay))','\(text(.az))' is not a finite specific force")
         }
         var row = RecordingRow(time: t, specificForce: acc, rotationRate: nil, magneticField: nil,
                                truth: nil, movement: nil, label: nil, line: lineNumber)
