@@ -145,6 +145,16 @@ struct CommandLineOptionTests {
         #expect(status == 64 && out.contains("--average needs --rate HZ"), "\(out)")
     }
 
+    /// A rate no sensor has is refused by `classify` and `steps` alike: 1e300 Hz with `--average`
+    /// used to stop `classify` with a trap (the interval number of a 38 s recording, 3.8e301).
+    @Test(arguments: ["1e300", "100001", "0", "-5", "nan", "inf"])
+    func aRateNoSensorHasIsRefused(rate: String) throws {
+        for command in [["classify", "--input", "x.csv", "--output", "p.csv"], ["steps", "--input", "x.csv"]] {
+            let (status, out) = try run(command + ["--rate", rate, "--average"])
+            #expect(status == 64 && out.contains("--rate \(rate): expected a rate in Hz above 0, at most 100000"), "\(command[0]): \(out)")
+        }
+    }
+
     @Test(.enabled(if: SharedData.path("data/activity/st_har/walking_01.csv") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
     func classifyConfigFilesAreReadStrictlyNamingTheKey() throws {
         let walk = try #require(SharedData.path("data/activity/st_har/walking_01.csv"))

@@ -51,8 +51,8 @@ struct ClassifyCommand: Command {
         let useGyro = !options.flags.contains("--no-gyro")
         var reducer: OutputRateReducer?
         if let text = options["--rate"] {
-            guard let hz = Double(text), hz > 0, hz.isFinite else {
-                printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0")
+            guard let hz = OutputRateReducer.rate(text) else {
+                printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0, at most 100000")
                 return 64
             }
             reducer = OutputRateReducer(rate: hz, mode: options.flags.contains("--average") ? .averaged : .plain)

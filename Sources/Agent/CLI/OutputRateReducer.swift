@@ -27,7 +27,19 @@ struct OutputRateReducer {
     private var sumRate = Vector3.zero
     private var last: RecordingRow?
 
+    /// Highest `--rate` accepted, Hz (with the reader's ±1e10 s times every interval number fits).
+    static let highestRate = 100_000.0
+
+    /// A `--rate HZ` value: finite, above 0, at most `highestRate`; `nil` otherwise (1e300 used to
+    /// trap numbering the intervals of `--average`).
+    static func rate(_ text: String) -> Double? {
+        guard let hz = Double(text), hz > 0, hz <= highestRate else { return nil }
+        return hz
+    }
+
+    /// `rate` in Hz, 0 < rate ≤ `highestRate`.
     init(rate: Double, mode: Mode) {
+        precondition(rate > 0 && rate <= Self.highestRate, "OutputRateReducer rate \(rate) Hz: use 0 < rate ≤ \(Self.highestRate)")
         self.rate = rate
         interval = 1 / rate
         self.mode = mode
