@@ -17,7 +17,7 @@ struct OutputRateReducerTests {
     }
 
     static func reduce(_ rows: [RecordingRow], rate: Double, mode: OutputRateReducer.Mode) -> [RecordingRow] {
-        var reducer = OutputRateReducer(rate: rate, mode: mode)
+        var reducer = OutputRateReducer(rate: rate, averaging: mode == .averaged)
         var out: [RecordingRow] = []
         for r in rows { reducer.add(r) { out.append($0) } }
         reducer.finish { out.append($0) }

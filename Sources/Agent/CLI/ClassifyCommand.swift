@@ -49,13 +49,13 @@ struct ClassifyCommand: Command {
         let input = options["--input"], output = options["--output"], config = options["--config"]
         let recording = options["--recording"], featuresOut = options["--features-out"]
         let useGyro = !options.flags.contains("--no-gyro")
-        var reducer: OutputRateReducer?
+        var rate: Double?
         if let text = options["--rate"] {
             guard let hz = OutputRateReducer.rate(text) else {
                 printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0, at most 100000")
                 return 64
             }
-            reducer = OutputRateReducer(rate: hz, mode: options.flags.contains("--average") ? .averaged : .plain)
+            rate = hz
         } else if options.flags.contains("--average") {
             printError("edgemotion classify: --average needs --rate HZ (the rate to average down to)")
             return 64
@@ -90,6 +90,7 @@ struct ClassifyCommand: Command {
         var progress = ProgressLine("classify \(input)", unit: "rows")
         var rows = 0
         var lastProblemCode: String?
+        var reducer = OutputRateReducer(rate: rate, averaging: options.flags.contains("--average"))
         defer { progress.finish() }
         func classify(_ row: RecordingRow) {
             _ = detector.update(time: row.time, specificForce: row.specificForce,
@@ -116,9 +117,9 @@ struct ClassifyCommand: Command {
             while let row = try reader.next() {
                 rows += 1
                 if rows & 0xFFF == 0 { progress.update(rows) }
-                if reducer != nil { reducer!.add(row, emit: classify) } else { classify(row) }
+                reducer.add(row, emit: classify)
             }
-            reducer?.finish(emit: classify)
+            reducer.finish(emit: classify)
         } catch {
             printError("edgemotion classify: \(error)")
             return 65

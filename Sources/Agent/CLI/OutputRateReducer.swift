@@ -2,8 +2,9 @@ import MotionCore
 import Sensors
 
 /// Reduces a recording's rows to a lower output data rate, the way a sensor set to that rate
-/// delivers them (`edgemotion classify --rate HZ [--average]`).
+/// delivers them (`edgemotion classify` / `steps --input … --rate HZ [--average]`).
 ///
+/// - `every`: no `--rate`, every row as it is;
 /// - `plain`: keeps each row that is at least 1/HZ s after the last one kept (a low-power mode that
 ///   samples without an anti-alias filter: a short impact is caught whole, in part or not at all);
 /// - `averaged`: one row per 1/HZ s interval, the mean of the rows in it, stamped at the interval's
@@ -13,10 +14,9 @@ import Sensors
 ///
 /// Value type; `rate` in Hz.
 struct OutputRateReducer {
-    enum Mode { case plain, averaged }
+    enum Mode { case every, plain, averaged }
 
     let rate: Double
-    let interval: Double
     let mode: Mode
     private var nextKept = -Double.infinity
     private var origin = Double.nan
@@ -37,22 +37,28 @@ struct OutputRateReducer {
         return hz
     }
 
-    /// `rate` in Hz, 0 < rate ≤ `highestRate`.
-    init(rate: Double, mode: Mode) {
+    /// `rate` in Hz, 0 < rate ≤ `highestRate`, or `nil`: every row.
+    init(rate: Double?, averaging: Bool) {
+        guard let rate else {
+            self.rate = .infinity
+            mode = .every
+            return
+        }
         precondition(rate > 0 && rate <= Self.highestRate, "OutputRateReducer rate \(rate) Hz: use 0 < rate ≤ \(Self.highestRate)")
         self.rate = rate
-        interval = 1 / rate
-        self.mode = mode
+        mode = averaging ? .averaged : .plain
     }
 
     /// Adds one row in time order; hands every row of the reduced stream to `emit`.
     mutating func add(_ row: RecordingRow, emit: (RecordingRow) -> Void) {
         switch mode {
+        case .every:
+            emit(row)
         case .plain:
             // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
             guard row.time >= nextKept - 1e-6 else { return }
-            nextKept += interval
-            if nextKept <= row.time { nextKept = row.time + interval }
+            nextKept += 1 / rate
+            if nextKept <= row.time { nextKept = row.time + 1 / rate }
             emit(row)
         case .averaged:
             if origin.isNaN { origin = row.time }

@@ -83,11 +83,9 @@ struct StepsCommand: Command {
                     events.append("\(e.kind.name)@\(FixedPoint.string(e.date, digits: 2))")
                 }
             }
-            var reducer = options.inputRate.map { OutputRateReducer(rate: $0, mode: options.averageInput ? .averaged : .plain) }
-            while let row = try reader.next() {
-                if reducer != nil { reducer!.add(row, emit: feed) } else { feed(row) }
-            }
-            reducer?.finish(emit: feed)
+            var reducer = OutputRateReducer(rate: options.inputRate, averaging: options.averageInput)
+            while let row = try reader.next() { reducer.add(row, emit: feed) }
+            reducer.finish(emit: feed)
         } catch {
             printError("edgemotion steps: \(error)")
             return 66

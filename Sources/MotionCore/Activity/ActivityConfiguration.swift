@@ -131,7 +131,7 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// frequency share above all) so far that one model cannot serve both: the main model called a
     /// car decimated to 10 Hz walking or stationary in every held-out decision. 16 ≈ √(10 × 25), the
     /// geometric mean of the rates the two are fitted at; 0 = always the main model.
-    public var lowRateModelBelow: Double = 16
+    public var lowRateModelBelow: Double = SourceRateMeter.lowRateBelow
     /// Input guard: a window whose mean |f| lies outside this range (m/s²) is not raw specific
     /// force in m/s² (gravity removed, or in g): decisions are withheld and
     /// `ActivityInputProblem.noGravity` is reported. Raw acceleration has mean |f| ≥ |mean f| ≈ 9.81

@@ -40,9 +40,8 @@ public final class ActivityDetector {
     /// FIFO underrun or a recorder's dropout fill does. Such a sample is left out as if it had not
     /// arrived: a run of them longer than `maximumGap` restarts the window like any gap.
     public private(set) var zeroReadingsSkipped = 0
-    /// Source samples since the last rate check, and the source time of that check.
-    private var sourceSamples = 0
-    private var rateCheckTime = Double.nan
+    /// The source's own rate over each decision hop.
+    private var rateMeter = SourceRateMeter()
     /// The latest decision; valid when `decisionCount > 0`.
     public private(set) var lastDecision = Decision(time: 0, features: ActivityFeatures(), probabilities: ClassProbabilities())
 
@@ -79,7 +78,7 @@ public final class ActivityDetector {
             return nil
         }
         var changed: MotionActivity?
-        sourceSamples += 1
+        rateMeter.count()
         resampler.add(time: time, specificForce: specificForce, rotationRate: rotationRate) { s in
             if let c = internalSample(s) { changed = c }
         }
@@ -107,8 +106,7 @@ public final class ActivityDetector {
         extractor.reset()
         stateMachine.reset()
         sinceDecision = 0
-        sourceSamples = 0
-        rateCheckTime = .nan
+        rateMeter.restart()
         inputProblem = nil
         zeroReadingsSkipped = 0
     }
@@ -117,21 +115,15 @@ public final class ActivityDetector {
         if s.afterGap {
             extractor.reset()
             sinceDecision = 0
-            rateCheckTime = .nan
+            rateMeter.restart()
         }
         extractor.append(specificForce: s.specificForce, rotationRate: s.hasRotationRate ? s.rotationRate : nil)
         sinceDecision += 1
-        if rateCheckTime.isNaN {
-            rateCheckTime = s.time
-            sourceSamples = 0
-        }
+        rateMeter.start(at: s.time)
         guard extractor.isFull, sinceDecision >= configuration.hop else { return nil }
         sinceDecision = 0
         // Source rate over the last hop: an interpolated-up slow source must not pass for 10 Hz.
-        let elapsed = s.time - rateCheckTime
-        let sourceRate = elapsed > 0 ? Double(sourceSamples) / elapsed : .infinity
-        rateCheckTime = s.time
-        sourceSamples = 0
+        let sourceRate = rateMeter.take(at: s.time)
         let features = extractor.compute()
         if sourceRate < configuration.minimumInputRate {
             inputProblem = .rateTooLow(measured: sourceRate, required: configuration.minimumInputRate)

@@ -79,9 +79,8 @@ public struct Pedometer: Sendable {
     private var heldStart = 0.0
     private var heldActive = 0.0
     private var heldDistance = 0.0
-    // Source rate.
-    private var sourceSamples = 0
-    private var rateCheckTime = Double.nan
+    /// The source's own rate over each second of internal time.
+    private var rateMeter = SourceRateMeter()
     /// Whether the step detector uses `PedometerConfiguration.lowRate` (the source rate measured
     /// over the last second of input was below `lowRateBelow`).
     public private(set) var usesLowRateRules = false
@@ -194,10 +193,10 @@ public struct Pedometer: Sendable {
         if startDate == nil { startDate = time }
         endDate = Swift.max(endDate, time)
         var event: PedometerEvent?
-        sourceSamples += 1
+        rateMeter.count()
         var r = resampler
         r.add(time: time, specificForce: specificForce, rotationRate: nil) { s in
-            if s.afterGap { rateCheckTime = .nan }
+            if s.afterGap { rateMeter.restart() }
             measureSourceRate(at: s.time)
             if let e = internalSample(time: s.time, magnitude: s.specificForce.norm) { event = e }
         }
@@ -208,16 +207,9 @@ public struct Pedometer: Sendable {
     /// Once a second of internal time: the source rate over it decides `usesLowRateRules` (an
     /// interpolated-up slow source must not pass for the internal rate).
     private mutating func measureSourceRate(at t: Double) {
-        if rateCheckTime.isNaN {
-            rateCheckTime = t
-            sourceSamples = 0
-            return
-        }
-        let elapsed = t - rateCheckTime
-        guard elapsed >= 1 else { return }
-        usesLowRateRules = Double(sourceSamples) / elapsed < configuration.lowRateBelow
-        rateCheckTime = t
-        sourceSamples = 0
+        rateMeter.start(at: t)
+        guard rateMeter.elapsed(at: t) >= 1 else { return }
+        usesLowRateRules = rateMeter.take(at: t) < configuration.lowRateBelow
     }
 
     private mutating func internalSample(time t: Double, magnitude m: Double) -> PedometerEvent? {

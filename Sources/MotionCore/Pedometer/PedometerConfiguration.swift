@@ -41,9 +41,9 @@ public struct PedometerConfiguration: Sendable, Hashable {
     /// Longest stretch of steps (s) held while the gait gate is closed, waiting for the activity
     /// detector to confirm walking or running (its delay is ~5–10 s); older held steps are dropped.
     public var gateHoldTime: Double = 15
-    /// Source rate below which `lowRate` applies, Hz, measured over each second of input (16 ≈
-    /// √(10 × 25), the activity detector's `lowRateModelBelow`; 0: never).
-    public var lowRateBelow: Double = 16
+    /// Source rate below which `lowRate` applies, Hz, measured over each second of input
+    /// (`SourceRateMeter.lowRateBelow`, as the activity detector's `lowRateModelBelow`; 0: never).
+    public var lowRateBelow: Double = SourceRateMeter.lowRateBelow
     /// Step detection for a low-rate source (a 10 Hz low-power accelerometer mode).
     public var lowRate = LowRate()
 
