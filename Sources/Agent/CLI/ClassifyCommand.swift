@@ -52,7 +52,7 @@ struct ClassifyCommand: Command {
         var rate: Double?
         if let text = options["--rate"] {
             guard let hz = OutputRateReducer.rate(text) else {
-                printError("edgemotion classify: --rate \(text): expected a rate in Hz above 0, at most 100000")
+                printError(OutputRateReducer.rateProblem(command: "classify", text: text))
                 return 64
             }
             rate = hz

@@ -59,7 +59,7 @@ struct HistoryQueryOptions {
                 guard let d = Double(v), d > 0 else { return .failure("edgemotion \(command): --stride \(v): use metres > 0") }
                 o.strideLength = d
             case "--rate" where allowInput:
-                guard let hz = OutputRateReducer.rate(v) else { return .failure("edgemotion \(command): --rate \(v): expected a rate in Hz above 0, at most 100000") }
+                guard let hz = OutputRateReducer.rate(v) else { return .failure(OutputRateReducer.rateProblem(command: command, text: v)) }
                 o.inputRate = hz
             case "--height" where allowInput:
                 guard let d = Double(v), d > 0 else { return .failure("edgemotion \(command): --height \(v): use metres > 0") }

@@ -18,6 +18,8 @@ struct OutputRateReducer {
 
     let rate: Double
     let mode: Mode
+    /// 1/`rate`, s (`plain`'s spacing and `averaged`'s interval).
+    private let interval: Double
     private var nextKept = -Double.infinity
     private var origin = Double.nan
     private var bin = 0
@@ -37,15 +39,22 @@ struct OutputRateReducer {
         return hz
     }
 
+    /// The refusal of a `--rate` value `text` the way `command` (e.g. `classify`) prints it.
+    static func rateProblem(command: String, text: String) -> String {
+        "edgemotion \(command): --rate \(text): expected a rate in Hz above 0, at most \(Int(highestRate))"
+    }
+
     /// `rate` in Hz, 0 < rate ≤ `highestRate`, or `nil`: every row.
     init(rate: Double?, averaging: Bool) {
         guard let rate else {
             self.rate = .infinity
+            interval = 0
             mode = .every
             return
         }
         precondition(rate > 0 && rate <= Self.highestRate, "OutputRateReducer rate \(rate) Hz: use 0 < rate ≤ \(Self.highestRate)")
         self.rate = rate
+        interval = 1 / rate
         mode = averaging ? .averaged : .plain
     }
 
@@ -57,8 +66,8 @@ struct OutputRateReducer {
         case .plain:
             // 1e-6 s slack: a source at exactly HZ keeps every sample despite rounding.
             guard row.time >= nextKept - 1e-6 else { return }
-            nextKept += 1 / rate
-            if nextKept <= row.time { nextKept = row.time + 1 / rate }
+            nextKept += interval
+            if nextKept <= row.time { nextKept = row.time + interval }
             emit(row)
         case .averaged:
             if origin.isNaN { origin = row.time }
