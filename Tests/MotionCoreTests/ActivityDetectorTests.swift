@@ -302,4 +302,36 @@ struct ActivityDetectorTests {
         for t in 21...30 { if let a = still.decide(time: Double(t), probabilities: Self.clear(.unknown)) { last = (Double(t), a) } }
         #expect(last?.0 == 23 && last?.1.unknown == true, "vote unknown from t 22, second win t 23")
     }
+
+    /// A recording that starts in a car: the first 19 decisions cannot meet the 20-decision vehicle
+    /// vote, and the windows' car-like share would otherwise be counted as stationary. The machine
+    /// says nothing until it can decide (written out by hand: automotive 0.8 in every window; the
+    /// vote is met at t 20, automotive's first win; its second win, t 21, enters it, back-dated to 20).
+    @Test func aRecordingThatStartsInACarIsNotCalledStationaryWhileTheVehicleVoteFills() {
+        let machine = ActivityStateMachine(configuration: ActivityConfiguration())
+        var p = ClassProbabilities()
+        p.automotive = 0.8
+        p.stationary = 0.2
+        var changes: [(Double, MotionActivity)] = []
+        for t in 1...30 { if let a = machine.decide(time: Double(t), probabilities: p) { changes.append((Double(t), a)) } }
+        #expect(changes.count == 1, "\(changes.map(\.1))")
+        #expect(changes.first?.0 == 21 && changes.first?.1.automotive == true && changes.first?.1.startDate == 20)
+    }
+
+    /// A still hand-held device whose first windows look like a mounted phone: once the mean
+    /// automotive share of all windows so far drops below 0.6 (5 × 0.8 then 0.3 each: 0.72, 0.66,
+    /// 0.61, then 5.2 / 9 = 0.58 at t 9) it is stationary, back-dated to t 1, and never a car.
+    @Test func aStillDeviceThatFirstLooksLikeACarSettlesStationaryOnceTheEvidenceFades() {
+        let machine = ActivityStateMachine(configuration: ActivityConfiguration())
+        var changes: [(Double, MotionActivity)] = []
+        for t in 1...40 {
+            var p = ClassProbabilities()
+            p.automotive = t <= 5 ? 0.8 : 0.3
+            p.stationary = 1 - p.automotive
+            if let a = machine.decide(time: Double(t), probabilities: p) { changes.append((Double(t), a)) }
+        }
+        #expect(changes.count == 1, "\(changes.map(\.1))")
+        #expect(changes.first?.0 == 9 && changes.first?.1.stationary == true && changes.first?.1.automotive == false)
+        #expect(changes.first?.1.startDate == 1)
+    }
 }

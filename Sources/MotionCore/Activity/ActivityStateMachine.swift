@@ -11,6 +11,9 @@
 ///   stationary devices look like a mounted phone for a few seconds). While automotive, a stationary
 ///   candidate sets the `stationary` flag too (stopped at a light) and only becomes plain
 ///   `stationary` after `vehicleStopTimeout`; walking or running end the trip at once.
+/// - Start-up: before the first activity, while fewer than `vehicleVoteDecisions` windows exist and
+///   their mean automotive probability is at least `vehicleEnterProbability`, nothing is reported (a
+///   recording that starts in a car is not called stationary while the vote fills).
 /// - `startDate` is backdated to the first window in which the new candidate won; confidence maps
 ///   the vote margin (best − runner-up) through the medium/high thresholds.
 ///
@@ -95,6 +98,11 @@ public final class ActivityStateMachine {
 
         var vote = mean(last: cfg.voteDecisions)
         let inVehicle = current?.automotive ?? false
+        // Start-up: the windows so far read as a vehicle, but there are fewer than the vehicle vote
+        // needs to tell a car from a still hand-held device. Nothing is known yet: say nothing
+        // rather than the `stationary` that the reassigned vote below would give.
+        let vehiclePending = current == nil && count < cfg.vehicleVoteDecisions
+            && mean(last: count).automotive >= cfg.vehicleEnterProbability
         if !inVehicle {
             let vehicle = count >= cfg.vehicleVoteDecisions ? mean(last: cfg.vehicleVoteDecisions).automotive : 0
             // Not (yet) a vehicle: vote on the windows with their automotive share reassigned, so
@@ -123,6 +131,7 @@ public final class ActivityStateMachine {
         }
 
         guard let now = current else {
+            if vehiclePending { return nil }
             return change(to: MotionActivity(primary: candidate, confidence: confidence, startDate: candidateStart,
                                              previousDuration: 0))
         }
