@@ -67,7 +67,7 @@ let package = Package(
 
         // MARK: Test support
         /// Shared fixtures: a real mosquitto broker on a free loopback port, paths to ../shared data.
-        .target(name: "TestSupport", dependencies: ["Messaging", "CMosquitto", "TestSupportPaths"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Messaging", "Platform", "CMosquitto", "TestSupportPaths"], path: "Tests/TestSupport"),
         /// Where the read-only shared data lives (`../shared`), for tests (the benchmark has its own, `SharedData`).
         .target(name: "TestSupportPaths", path: "Tests/TestSupportPaths"),
 

@@ -14,4 +14,15 @@ public enum ThreadName {
         _ = short.withCString { write(fd, $0, strlen($0)) }
         close(fd)
     }
+
+    /// The calling thread's name (as `setCurrent` wrote it, or the process name), "" if unreadable.
+    public static var current: String {
+        let fd = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return "" }
+        return String(decoding: bytes[..<n].prefix { $0 != 0x0A }, as: UTF8.self)
+    }
 }

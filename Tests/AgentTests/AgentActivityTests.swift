@@ -6,7 +6,7 @@ import TestSupport
 /// Activity detection as users see it: the real agent on a simulated timeline, publishing
 /// `activity` (retained, on change), `events/activity` (every change, sequence-numbered) and
 /// `pedometer`, and answering a history query from its SQLite store.
-@Suite("Agent activity end to end", .serialized)
+@Suite("Agent activity end to end", .serialized, .ownThread)
 struct AgentActivityTests {
     static func json(_ m: MQTTMessage) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]

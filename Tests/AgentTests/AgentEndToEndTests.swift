@@ -6,7 +6,7 @@ import TestSupport
 
 /// The agent as users run it: the real `edgemotion` binary, a real mosquitto on a free loopback
 /// port, a real libmosquitto subscriber.
-@Suite("Agent end to end", .serialized)
+@Suite("Agent end to end", .serialized, .ownThread)
 struct AgentEndToEndTests {
     struct Batch {
         var seq: Int
@@ -152,7 +152,7 @@ struct AgentEndToEndTests {
 
 /// Pull over MQTT: retained `latest/<stream>` snapshots and `query/latest`, from the agent's own
 /// pull-only `MotionManager`.
-@Suite("Agent latest snapshots", .serialized)
+@Suite("Agent latest snapshots", .serialized, .ownThread)
 struct AgentLatestSnapshotTests {
     @Test func retainsTheNewestValueOfEachStreamAndAnswersQueryLatest() throws {
         let broker = try MosquittoBroker.start()
@@ -188,7 +188,7 @@ struct AgentLatestSnapshotTests {
 
 /// Core Motion's `deviceRequiresMovement` on a real magnet-disturbed recording: said once per
 /// episode on `events/status`, never per sample.
-@Suite("Agent device-requires-movement", .serialized)
+@Suite("Agent device-requires-movement", .serialized, .ownThread)
 struct AgentMovementAdvisorTests {
     @Test(.enabled(if: SharedData.path("data/fusion/32_disturbed_attached_magnet_1cm.csv.gz") != nil, "shared data folder ../shared is absent (never copied into the repository)"))
     func aMagnetDisturbedRecordingOpensAndClosesEpisodesOncePerEpisode() throws {

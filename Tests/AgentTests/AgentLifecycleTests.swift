@@ -22,7 +22,7 @@ final class SourceThatNeverStarts: IMUSource, Sendable {
 /// The agent's parts in process (no child process, a real broker): the order they start in, the
 /// reverse order they stop in, the rollback of a failed start, a reload decided by
 /// `ConfigurationDiff` and a failover, seen from the parts' events and from the broker.
-@Suite("Agent lifecycle in process", .serialized)
+@Suite("Agent lifecycle in process", .serialized, .ownThread)
 struct AgentLifecycleTests {
     /// The parts of a running agent in the order docs/ARCHITECTURE.md gives.
     static let pipelineOrder = ["motion service", "activity", "motion events", "latest snapshots", "movement advisor", "delivery"]

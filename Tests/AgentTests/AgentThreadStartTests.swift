@@ -11,7 +11,7 @@ import TestSupport
 /// failed `pthread_create` is one error line naming the thread, the errno and what to do, and
 /// exit status 1 — never a crash or an agent running without the thread. In process, for the
 /// reason given there (root ignores `prlimit --nproc`).
-@Suite("Agent: an outbox or MQTT thread that cannot start", .serialized)
+@Suite("Agent: an outbox or MQTT thread that cannot start", .serialized, .ownThread)
 struct AgentThreadStartTests {
     typealias Run = AgentLifecycleTests.Run
 

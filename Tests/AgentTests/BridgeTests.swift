@@ -9,7 +9,7 @@ import TestSupport
 ///
 /// The outage lasts `EDGEMOTION_BRIDGE_OUTAGE_S` seconds, 20 by default so the suite stays short;
 /// issue 20's 60 s: `EDGEMOTION_BRIDGE_OUTAGE_S=60 swift test --skip-build --filter BridgeTests`.
-@Suite("Bridged brokers", .serialized)
+@Suite("Bridged brokers", .serialized, .ownThread)
 struct BridgeTests {
     static let samplePath = ConfigTestSupport.packageRoot.path + "/deploy/mosquitto/edgemotion-bridge.conf"
     static let outageSeconds = ProcessInfo.processInfo.environment["EDGEMOTION_BRIDGE_OUTAGE_S"].flatMap(Double.init) ?? 20

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The agent against a broker that refuses it (wrong password): the start-up names the refusal
 /// instead of "not reachable", and each failed attempt is logged once.
-@Suite(.serialized) struct BrokerRefusalAgentTests {
+@Suite(.serialized, .ownThread) struct BrokerRefusalAgentTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_passwd")))
     func aWrongPasswordIsNamedOnceAttemptAndStartUpDoesNotCallTheBrokerUnreachable() throws {
         let dir = try Reliability.tempDirectory("refused")
@@ -44,7 +44,7 @@ import TestSupport
 /// counted in `stats` (`mqtt_refused`), named once in the log and in `health.last_error`,
 /// whoever published it (the outbox, or `meta` published directly); over 3.1.1 the stop summary
 /// says that QoS 0 delivery is unknowable instead of implying it was confirmed.
-@Suite(.serialized) struct BrokerACLRefusalTests {
+@Suite(.serialized, .ownThread) struct BrokerACLRefusalTests {
     static func aclBroker(_ dir: String) throws -> MosquittoBroker {
         let acl = dir + "/acl"
         try """

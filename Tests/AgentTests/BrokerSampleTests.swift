@@ -5,7 +5,7 @@ import TestSupport
 
 /// `deploy/mosquitto/edgemotion-local.conf`, the broker sample for a board: a real mosquitto
 /// accepts it, and the agent publishes through it.
-@Suite("Broker sample config")
+@Suite("Broker sample config", .ownThread)
 struct BrokerSampleTests {
     static let path = ConfigTestSupport.packageRoot.path + "/deploy/mosquitto/edgemotion-local.conf"
 

@@ -7,7 +7,7 @@ import TestSupport
 /// and the agent that starts afterwards applies the file they wrote. The simulator stands in for
 /// the board: still (`stationary`), with its documented constant gyroscope bias
 /// (0.5, −0.3, 0.2) °/s (`SimulatorOptions.gyroBias`), so the truth is known without our formula.
-@Suite("Calibration guide", .serialized)
+@Suite("Calibration guide", .serialized, .ownThread)
 struct CalibrationGuideTests {
     static let simulatedBiasDegreesPerSecond = [0.5, -0.3, 0.2]
     static let guideConfig = "/etc/edgemotion/edgemotion.yaml"

@@ -1,12 +1,13 @@
 import Messaging
 import Testing
 @testable import Agent
+import TestSupport
 
 /// The agent's two reporting/command parts alone: `CommandHandler` performs what the network thread
 /// queued only while started, in arrival order, bounded; `HealthReporter` reports only while started
 /// and publishes the last report at its stop. (Their place in the agent's order is checked by
 /// `AgentLifecycleTests`.)
-@Suite("Command handler and health reporter parts")
+@Suite("Command handler and health reporter parts", .ownThread)
 struct CommandHandlerTests {
     static func message(_ name: String) -> MQTTMessage {
         MQTTMessage(topic: "edgemotion/d/cmd/" + name, payload: Array("{}".utf8), qos: 1, retain: false)

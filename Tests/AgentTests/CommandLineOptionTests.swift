@@ -4,7 +4,7 @@ import TestSupport
 
 /// The offline commands (`fusion`, `calibrate`) as users type them: every mistake is a clear
 /// message and exit status 64 (usage) or 66 (unreadable input), never a crash or a silent default.
-@Suite("Command-line options of the offline commands")
+@Suite("Command-line options of the offline commands", .ownThread)
 struct CommandLineOptionTests {
     /// Runs `edgemotion` to completion; returns its exit status and everything it printed.
     func run(_ arguments: [String]) throws -> (Int32?, String) {

@@ -3,7 +3,7 @@ import Testing
 @testable import Agent
 import TestSupport
 
-@Suite("Run-time commands")
+@Suite("Run-time commands", .ownThread)
 struct CommandTests {
     func parse(_ s: String) -> Result<StreamCommand, StreamCommand.Failure> { StreamCommand.parse(Array(s.utf8)) }
 
@@ -62,7 +62,7 @@ struct CommandTests {
     }
 }
 
-@Suite("Run-time commands end to end", .serialized)
+@Suite("Run-time commands end to end", .serialized, .ownThread)
 struct CommandEndToEndTests {
     @Test func streamCommandsAreValidatedAppliedAndAnswered() throws {
         let broker = try MosquittoBroker.start()

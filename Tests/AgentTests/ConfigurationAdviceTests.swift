@@ -9,7 +9,7 @@ import TestSupport
 /// 12.5, 26, 52, 104, 208, 416, 833 … Hz (datasheet DS13092, CTRL1_XL) and ST recommends 416 Hz
 /// or more for its tap engine (AN5272), the vibration bands stop at 0.45 × the rate, the activity
 /// detector needs 8 Hz (docs/activity.md).
-@Suite("Configuration advice")
+@Suite("Configuration advice", .ownThread)
 struct ConfigurationAdviceTests {
     static func advice(_ yaml: String) throws -> [ConfigurationAdvice.Warning] {
         ConfigurationAdvice.warnings(for: try ConfigurationLoader.parse(yaml: yaml, fileName: "t.yaml"))

@@ -1,8 +1,9 @@
 import Testing
 import EdgeMotion
 @testable import Agent
+import TestSupport
 
-@Suite("MotionManager from the agent's configuration file")
+@Suite("MotionManager from the agent's configuration file", .ownThread)
 struct ConfigurationFileManagerTests {
     @Test func theConfiguredSourceAndRateDecideAvailabilityAndCaps() throws {
         let path = try ConfigTestSupport.temporaryFile("""

@@ -7,7 +7,7 @@ import TestSupport
 
 /// Issue 14 item 2 as users meet it: `recordings list/export` (the real binary) and
 /// `query/recordings` over a directory holding hand-damaged files.
-@Suite("Hostile input: damaged recordings in commands and queries", .serialized)
+@Suite("Hostile input: damaged recordings in commands and queries", .serialized, .ownThread)
 struct DamagedRecordingCommandTests {
     /// A directory with: a file whose middle block claims 0xffffffff samples (sequences 0…9 and
     /// 200…209 intact), a file with a damaged header, and an intact file (sequences 300…309).

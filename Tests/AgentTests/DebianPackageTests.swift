@@ -5,7 +5,7 @@ import TestSupport
 
 /// `deploy/build-deb`: builds the package, inspects it, installs it on this machine (root only),
 /// checks the binary, user, unit and state, then removes and purges it.
-@Suite("Debian package", .serialized)
+@Suite("Debian package", .serialized, .ownThread)
 struct DebianPackageTests {
     static let root = ConfigTestSupport.packageRoot.path
 

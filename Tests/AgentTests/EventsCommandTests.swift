@@ -5,7 +5,7 @@ import TestSupport
 /// `edgemotion events` with the real binary, as docs/events.md tells a user to run it: one JSON
 /// object per line per event (`type`, `t_s` in the recording's time), the config's `events:`
 /// section applied, and each bad input named with its exit status.
-@Suite("edgemotion events command", .serialized)
+@Suite("edgemotion events command", .serialized, .ownThread)
 struct EventsCommandTests {
     func edgemotion(_ arguments: [String]) throws -> (status: Int32?, output: String) {
         let p = try AgentProcess(arguments)

@@ -6,7 +6,7 @@ import TestSupport
 /// and a private mosquitto: the board rests at the simulator's pose, Core Motion roll 10°,
 /// pitch −5°, which is acos(cos 10° · cos 5°) = 11.2° from level, so a `level` threshold at 5°
 /// turns on; after set-level that pose is the zero, tilt ≈ 0° and the threshold turns off.
-@Suite("edgemotion events set-level", .serialized)
+@Suite("edgemotion events set-level", .serialized, .ownThread)
 struct EventsSetLevelCommandTests {
     func edgemotion(_ arguments: [String]) throws -> (status: Int32?, output: String) {
         let p = try AgentProcess(arguments)

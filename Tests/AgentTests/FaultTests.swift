@@ -7,7 +7,7 @@ import TestSupport
 
 /// Real mosquitto, the real `edgemotion` binary, faults injected from outside. Each test bounds
 /// its own duration (seconds, not minutes); the long versions are in `scripts/soak`.
-@Suite("Fault injection", .serialized)
+@Suite("Fault injection", .serialized, .ownThreadCriticalPath)
 struct FaultTests {
     /// The outage: the broker is away for 30 s (after a 1 s freeze). The broker is stopped with SIGTERM so its
     /// persistence keeps the subscriber's session — a SIGKILLed broker loses messages it had

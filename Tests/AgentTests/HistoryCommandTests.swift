@@ -6,7 +6,7 @@ import TestSupport
 
 /// `edgemotion activity` and `edgemotion steps` over a history written by the real store: the
 /// JSON users pipe into jq, the table they read, paging and time forms.
-@Suite("History commands")
+@Suite("History commands", .ownThread)
 struct HistoryCommandTests {
     let t0 = 1_764_460_800.0  // 2025-11-30T00:00:00Z
 

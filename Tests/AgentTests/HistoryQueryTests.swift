@@ -8,7 +8,7 @@ import TestSupport
 
 /// History queries over MQTT on a real broker: MQTT 5 response topic + correlation data, the
 /// 3.1.1 `reply_to` form, paging, and error replies.
-@Suite("History queries over MQTT", .serialized)
+@Suite("History queries over MQTT", .serialized, .ownThread)
 struct HistoryQueryTests {
     let t0 = 1_764_460_800.0  // 2025-11-30T00:00:00Z
 

@@ -7,7 +7,7 @@ import TestSupport
 /// Pressing the announced buttons the way Home Assistant does (publishing the button's
 /// `payload_press` to its `command_topic`, QoS 0, not retained: HA's defaults) on a real
 /// mosquitto, against the real agent binary.
-@Suite("Home Assistant buttons on a broker", .serialized)
+@Suite("Home Assistant buttons on a broker", .serialized, .ownThread)
 struct HomeAssistantButtonTests {
     func json(_ m: MQTTMessage) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]

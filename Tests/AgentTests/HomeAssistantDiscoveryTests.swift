@@ -4,7 +4,7 @@ import Messaging
 import TestSupport
 @testable import Agent
 
-@Suite("Home Assistant discovery")
+@Suite("Home Assistant discovery", .ownThread)
 struct HomeAssistantDiscoveryTests {
     func discovery(device: String = "board-7", heading: Bool = true, events: Bool = false,
                    settings: HomeAssistantSettings = HomeAssistantSettings(enabled: true)) throws -> HomeAssistantDiscovery {
@@ -242,7 +242,7 @@ struct HomeAssistantDiscoveryTests {
 }
 
 /// The agent as users run it with `home_assistant.enabled`: real binary, real mosquitto.
-@Suite("Home Assistant discovery on a broker", .serialized)
+@Suite("Home Assistant discovery on a broker", .serialized, .ownThread)
 struct HomeAssistantBrokerTests {
     @Test func lateSubscriberSeesRetainedConfigsAndSummaryAndBirthTriggersReannouncement() throws {
         let broker = try MosquittoBroker.start()

@@ -10,7 +10,7 @@ import TestSupport
 /// alone, mostly waiting for the simulated device to start walking. The 2025.4 test runs
 /// `scripts/ha-check --release 2025.4` where its trixie chroot's venv exists (`--release 2025.4
 /// --install-only` makes it, 1.5 GB). One at a time: two Home Assistants at once on 2 cores.
-@Suite("Home Assistant live", .serialized)
+@Suite("Home Assistant live", .serialized, .ownThread)
 struct HomeAssistantLiveTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     /// The venv `scripts/ha-check` uses: `$EDGEMOTION_HA_CACHE` (default ~/.cache/edgemotion)/ha-venv-<version>.

@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 14 items 9 and 16: configuration files a careless or hostile user can give the agent —
 /// deep nesting, a path that is not a regular file, values only the start-up used to refuse —
 /// through `check-config`, `run` and a SIGHUP reload alike.
-@Suite("Hostile input: configuration files")
+@Suite("Hostile input: configuration files", .ownThread)
 struct HostileConfigTests {
     @Test func nestingDeeperThan64LevelsIsRefusedAtItsPosition() {
         let flow = "streams: " + String(repeating: "[", count: 200_000)
@@ -44,7 +44,7 @@ struct HostileConfigTests {
     }
 }
 
-@Suite("Hostile input: configuration files end to end", .serialized)
+@Suite("Hostile input: configuration files end to end", .serialized, .ownThread)
 struct HostileConfigEndToEndTests {
     func edgemotion(_ arguments: [String], timeout: Double = 20) throws -> (Int32?, String) {
         let p = try AgentProcess(arguments)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 14 items 11, 12 and 16 (refused queries logged rate-limited): what a requester may make
 /// the agent do with a query — how much it parses and echoes, and where it publishes the answer.
-@Suite("Hostile input: query payloads and reply topics")
+@Suite("Hostile input: query payloads and reply topics", .ownThread)
 struct HostileQueryTests {
     let policy = ReplyTopicPolicy(prefix: "edgemotion/dev-1")
 
@@ -82,7 +82,7 @@ struct HostileQueryTests {
 
 /// The same rules in the running agent: refused reply topics get no answer at all and are logged
 /// once per topic; oversized queries cost a short error; refused queries are logged rate-limited.
-@Suite("Hostile input: queries end to end", .serialized)
+@Suite("Hostile input: queries end to end", .serialized, .ownThread)
 struct HostileQueryEndToEndTests {
     @Test func theAgentAnswersOnlyOnAllowedReplyTopics() throws {
         let broker = try MosquittoBroker.start()

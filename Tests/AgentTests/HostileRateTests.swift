@@ -7,7 +7,7 @@ import TestSupport
 /// Issue 14 item 1: a tiny `publish_rate` (or `rate`) must never size a buffer. Every derived size
 /// (samples per message = rate / publish_rate, decimation = source rate / rate) is bounded where
 /// configuration and `cmd/stream` commands are validated, and clamped again in the pipeline.
-@Suite("Hostile input: stream rates and batch sizes")
+@Suite("Hostile input: stream rates and batch sizes", .ownThread)
 struct HostileRateTests {
     /// The command that made the agent allocate 38 GB: 200 Hz in batches of 2·10⁸ samples.
     static let hugeBatchCommand = #"{"stream":"motion","rate":200,"publish_rate":0.000001}"#
@@ -79,7 +79,7 @@ struct HostileRateTests {
 }
 
 /// The same hostile value through the real binary: `check-config`, `run`, SIGHUP and `cmd/stream`.
-@Suite("Hostile input: stream rates end to end", .serialized)
+@Suite("Hostile input: stream rates end to end", .serialized, .ownThread)
 struct HostileRateEndToEndTests {
     static let badStreams = "streams:\n  motion: { rate: 200, publish_rate: 0.000001 }\n"
 

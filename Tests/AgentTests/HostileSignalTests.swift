@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 14 items 3 and 10: signals sent to the real agent process. Every signal whose default
 /// action would end it silently is handled or ignored on purpose (`SignalWaiter`), and SIGTERM is
 /// acted on at once even while the agent waits for its first broker connection.
-@Suite("Hostile input: signals", .serialized)
+@Suite("Hostile input: signals", .serialized, .ownThread)
 struct HostileSignalTests {
     /// Signals whose default action terminates the process, that the agent ignores (logged once).
     static let ignored: [(Int32, String)] = [(SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM"), (SIGVTALRM, "SIGVTALRM"), (SIGPROF, "SIGPROF"),

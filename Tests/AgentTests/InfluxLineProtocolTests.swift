@@ -4,7 +4,7 @@ import Messaging
 import TestSupport
 @testable import Agent
 
-@Suite("InfluxDB line protocol")
+@Suite("InfluxDB line protocol", .ownThread)
 struct InfluxLineProtocolTests {
     func text(_ build: (inout LineProtocolWriter) -> Void) -> String {
         var w = LineProtocolWriter(capacity: 256)

@@ -18,7 +18,7 @@ private func blockWakeSignal() {
 
 /// The main loop sleeps until something is due instead of turning every 100 ms; other threads
 /// wake it (`MainLoopWaker`) when they have work for it.
-@Suite("Agent main loop: a turn when something is due", .serialized)
+@Suite("Agent main loop: a turn when something is due", .serialized, .ownThread)
 struct MainLoopTurnTests {
     /// The wait after a turn that began at t = 10 s: the nearest later deadline, never past 1 s
     /// (100 ms while something is polled), never below 1 ms; deadlines at or before the turn were

@@ -7,7 +7,7 @@ import TestSupport
 /// with, so a subscriber can tell board axes from chip axes without the configuration. Checked
 /// through a real mosquitto: the retained copy a late subscriber gets, and the republished one
 /// after `cmd/mount` learns and clears a mount live.
-@Suite("meta: mount and output frame", .serialized)
+@Suite("meta: mount and output frame", .serialized, .ownThread)
 struct MetaMountTests {
     func json(_ text: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]

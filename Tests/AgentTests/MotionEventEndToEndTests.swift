@@ -6,7 +6,7 @@ import TestSupport
 /// The agent's motion events over a real broker: a board lying still at roll 10°, pitch −5°
 /// (the simulator's stationary pose) is ≈ 11° from level, so a `level` threshold at 5° turns on;
 /// `cmd/events set_level` makes that pose the zero, and the threshold turns off again.
-@Suite("Motion events end to end", .serialized)
+@Suite("Motion events end to end", .serialized, .ownThread)
 struct MotionEventEndToEndTests {
     @Test func aThresholdFiresThenSetLevelClearsItAndIsKept() throws {
         let broker = try MosquittoBroker.start()

@@ -7,7 +7,7 @@ import TestSupport
 /// Learning the mount from a resting reading, as users do it: `edgemotion mount learn` with the
 /// agent stopped, and `cmd/mount` on a running agent over a real broker. The simulator's
 /// stationary board lies at roll 10°, pitch −5°: 11.2° from level (acos(cos 10° · cos 5°)).
-@Suite("Mount learning end to end", .serialized)
+@Suite("Mount learning end to end", .serialized, .ownThread)
 struct MountEndToEndTests {
     func run(_ arguments: [String]) throws -> (Int32?, String) {
         let p = try AgentProcess(arguments)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What a newcomer meets first, with the real binary: commands say what their defaults mean
 /// before long work, `check-config` finds what `run` would fail on, `probe` ends with a next step.
-@Suite("Newcomer commands", .serialized)
+@Suite("Newcomer commands", .serialized, .ownThread)
 struct NewcomerCommandTests {
     func edgemotion(_ arguments: [String], timeout: Double = 30) throws -> (Int32?, String) {
         let p = try AgentProcess(arguments)

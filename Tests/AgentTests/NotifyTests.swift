@@ -37,7 +37,7 @@ final class NotifySocket: @unchecked Sendable {
     }
 }
 
-@Suite("systemd notify and unit", .serialized)
+@Suite("systemd notify and unit", .serialized, .ownThread)
 struct NotifyTests {
     @Test func theAgentSendsReadyAfterTheFirstSampleAndWatchdogWhileSamplesFlow() throws {
         let broker = try MosquittoBroker.start()

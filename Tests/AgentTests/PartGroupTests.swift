@@ -1,6 +1,7 @@
 import Platform
 import Testing
 @testable import Agent
+import TestSupport
 
 /// A part that writes what happens to it into a shared journal and can be told to refuse its start.
 final class JournalPart: AgentPart {
@@ -24,7 +25,7 @@ final class Journal { var lines: [String] = [] }
 
 /// The order the agent's parts start and stop in (`PartGroup`): in order, in reverse, and after a
 /// failed start the started ones in reverse; the agent's own order is in `AgentLifecycleTests`.
-@Suite("Part group")
+@Suite("Part group", .ownThread)
 struct PartGroupTests {
     @Test func partsStartInOrderAndStopInReverse() throws {
         let j = Journal()

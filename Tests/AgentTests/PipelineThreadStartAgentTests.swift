@@ -13,7 +13,7 @@ import TestSupport
 /// pthread_create(3)). A child process cannot be made to fail this way as root: `prlimit
 /// --nproc` is not enforced for a process with CAP_SYS_RESOURCE (checked: four `sleep`s started
 /// under `prlimit --nproc=2:2` as root).
-@Suite("Agent: a pipeline thread that cannot start", .serialized)
+@Suite("Agent: a pipeline thread that cannot start", .serialized, .ownThread)
 struct PipelineThreadStartAgentTests {
     typealias Run = AgentLifecycleTests.Run
 

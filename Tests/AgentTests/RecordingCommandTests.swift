@@ -7,7 +7,7 @@ import TestSupport
 import Platform
 
 /// `edgemotion record`, `recordings`, `replay` as users run them: the real binary.
-@Suite("Recording commands", .serialized)
+@Suite("Recording commands", .serialized, .ownThread)
 struct RecordingCommandTests {
     func temporaryDirectory() throws -> String {
         let dir = NSTemporaryDirectory() + "edgemotion-reccmd-\(UUID().uuidString)"

@@ -9,7 +9,7 @@ import TestSupport
 /// `query/recordings` on a real broker, over files the real recorder (`FileSensorRecorder`) wrote
 /// into a temporary state directory: the file summary, samples paged across files, the MQTT 5 and
 /// the `reply_to` forms, error replies, and the agent answering it while it records.
-@Suite("Recording queries over MQTT", .serialized)
+@Suite("Recording queries over MQTT", .serialized, .ownThread)
 struct RecordingQueryTests {
     /// 2025-11-30T00:00:00Z: the UTC time of sample 0.
     static let t0 = 1_764_460_800.0

@@ -3,7 +3,7 @@ import Testing
 import Messaging
 import TestSupport
 
-@Suite("SIGHUP reload", .serialized)
+@Suite("SIGHUP reload", .serialized, .ownThread)
 struct ReloadTests {
     @Test func aValidNewConfigurationAppliesWithoutRestartAndAnInvalidOneIsRejected() throws {
         let broker = try MosquittoBroker.start()

@@ -59,7 +59,7 @@ final class UnpluggedSource: IMUSource, @unchecked Sendable {
 
 /// The agent keeps running through a source failure: it reports it (retained `health`,
 /// `events/status`), re-opens the source with backoff, and sampling resumes with `seq` continuing.
-@Suite("Agent source failure")
+@Suite("Agent source failure", .ownThread)
 struct SourceFailureTests {
     func json(_ m: MQTTMessage) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(m.payload)) as? [String: Any]) ?? [:]

@@ -8,7 +8,7 @@ import TestSupport
 /// `degraded` with the reason while a store cannot write (before: `ok`), and `ok` again once
 /// space returns, with the recorder recording again. State directory below a missing parent:
 /// created (before: the spool silently ran in memory only).
-@Suite(.serialized) struct StorageHealthTests {
+@Suite(.serialized, .ownThread) struct StorageHealthTests {
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small tmpfs"))
     func aFullDiskDegradesHealthWithTheReasonUntilSpaceReturns() throws {
         let fs = try SmallFileSystem(kilobytes: 2048)

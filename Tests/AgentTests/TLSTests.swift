@@ -5,7 +5,7 @@ import TestSupport
 
 /// Security against a real mosquitto configured by the test: TLS listener (openssl PKI generated
 /// at test time), password file (`mosquitto_passwd`), ACL.
-@Suite("TLS, credentials and ACL", .serialized)
+@Suite("TLS, credentials and ACL", .serialized, .ownThread)
 struct TLSTests {
     static let passwd = "/usr/bin/mosquitto_passwd"
 

@@ -7,7 +7,7 @@ import TestSupport
 /// needs exists — true north needs a heading (a magnetometer) and a declination (a location).
 /// Otherwise the agent announces it once on `events/status` and every `motion` payload names the
 /// frame it really is in; `heading` is −1 without a magnetometer.
-@Suite("True north", .serialized)
+@Suite("True north", .serialized, .ownThread)
 struct TrueNorthTests {
     /// The agent's `motion` frames and headings and its `events/status` events over a short run.
     func run(_ yaml: String, id: String, arguments: [String] = []) throws -> (frames: Set<String>, headings: [Double], events: [String], log: String) {

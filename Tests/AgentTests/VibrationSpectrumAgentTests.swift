@@ -7,7 +7,7 @@ import TestSupport
 /// and when on, one retained `vibration/spectrum` per `interval_s` whose numbers are the
 /// recording's. Truth: a replayed board lying flat at 200 Hz with a 25 Hz, 2 m/s² sine on x
 /// (FFT line 32 of 256: the sine's RMS, 2/√2 = 1.414 m/s², in the bin holding 25 Hz).
-@Suite("Vibration spectrum on the agent", .serialized)
+@Suite("Vibration spectrum on the agent", .serialized, .ownThread)
 struct VibrationSpectrumAgentTests {
     func json(_ text: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]

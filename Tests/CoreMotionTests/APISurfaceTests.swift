@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreMotion
+import TestSupport
 
 /// Core Motion as iOS code uses it, written from Apple's Swift interface: this file only has to
 /// compile (in Swift 6 language mode; the seed programs cover Swift 5). Each line is a
@@ -150,7 +151,7 @@ final class IOSStyleMotionClient {
     }
 }
 
-@Suite("CoreMotion API surface as iOS code calls it")
+@Suite("CoreMotion API surface as iOS code calls it", .ownThread)
 struct APISurfaceTests {
     @Test("The iOS-style client above compiled; its objects are NSObjects as on iOS")
     func compiledAndNSObjects() {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import CoreMotion
+import TestSupport
 
 /// `CMAltimeter` finds the board's barometer the documented ways and, without one, says so as
 /// Core Motion does (availability false, one `CMErrorNotAvailable`).
-@Suite("CMAltimeter")
+@Suite("CMAltimeter", .ownThread)
 struct CMAltimeterTests {
     @Test func aNamedBarometerThatIsNotThereIsNoBarometer() {
         #expect(SystemBarometer.resolve(environment: ["EDGEMOTION_BAROMETER": "no-such-barometer"]) == nil)
@@ -37,7 +38,7 @@ struct CMAltimeterTests {
 
 /// On the emulated board (hardware/emulation): the kernel's bmp280 driver on i2c-stub is found
 /// without any configuration (step 3) and its updates arrive through Core Motion's API.
-@Suite("CMAltimeter on the emulated bmp280")
+@Suite("CMAltimeter on the emulated bmp280", .ownThread)
 struct CMAltimeterVMTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["EDGEMOTION_VM"] == "1", "needs the emulated-hardware VM (hardware/emulation/run-vm-tests)"))
     func theBoardsBarometerGivesRelativeAltitudeUpdates() async throws {

@@ -4,11 +4,12 @@ import Testing
 import EdgeMotion
 import MotionCore
 import Sensors
+import TestSupport
 
 /// `CMSensorRecorder` keeps what it records on disk for 3 days, across launches: a second
 /// recorder (a new launch, reading the same directory) finds the first one's samples, and files
 /// whose newest sample is older than 3 days are gone when a recorder starts.
-@Suite("CMSensorRecorder on disk", .serialized)
+@Suite("CMSensorRecorder on disk", .serialized, .ownThread)
 struct SensorRecorderPersistenceTests {
     let directory = NSTemporaryDirectory() + "coremotion-recorder-\(UUID().uuidString)"
     /// The stationary simulator, in real time (roll 10°, pitch −5°).

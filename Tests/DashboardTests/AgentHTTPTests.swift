@@ -7,7 +7,7 @@ private let promtoolAvailable = FileManager.default.isExecutableFile(atPath: "/u
 
 /// The real agent with `http.enabled` on a free loopback port, read with curl, checked with
 /// Prometheus' own `promtool`.
-@Suite("Agent HTTP", .serialized, .enabled(if: curlAvailable, "curl is not installed"))
+@Suite("Agent HTTP", .serialized, .enabled(if: curlAvailable, "curl is not installed"), .ownThread)
 struct AgentHTTPTests {
     @Test(.enabled(if: promtoolAvailable, "promtool is not installed (Debian prometheus)"))
     func metricsPassPromtoolAndCountSamples() throws {

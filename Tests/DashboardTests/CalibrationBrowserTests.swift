@@ -9,7 +9,7 @@ import TestSupport
 /// the bias it shows, writes and the agent applies is the simulator's; the six-face picture
 /// follows the live stream (+z up, covered once held); the magnetometer map fills as the board
 /// turns; no console error.
-@Suite("Calibration page in headless Chromium", .serialized,
+@Suite("Calibration page in headless Chromium", .serialized, .ownThread,
        .enabled(if: chromiumExecutable != nil && curlAvailable, "needs Debian's chromium (scripts/test installs it) and curl"))
 struct CalibrationBrowserTests {
     static let simulator = "scenario: \"stationary:15,rotation\", real_time: true, magnetometer: true, gyro_bias_dps: 0.5"

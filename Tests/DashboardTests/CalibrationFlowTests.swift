@@ -3,12 +3,13 @@ import Testing
 @testable import Agent
 import EdgeMotion
 import MotionCore
+import TestSupport
 
 /// The calibration page's logic in process: the six-face coverage from poses written out as
 /// specific-force vectors, the magnetometer's coverage cells and fit from a synthetic ellipsoid
 /// whose hard and soft iron are chosen here, and the flow's rules (one step at a time, a refused
 /// save keeps collecting, cancel, a restart interrupts).
-@Suite("Calibration page: coverage and flow")
+@Suite("Calibration page: coverage and flow", .ownThread)
 struct CalibrationFlowTests {
     static let g = 9.80665
     static let rate = 200.0

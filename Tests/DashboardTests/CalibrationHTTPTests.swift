@@ -6,7 +6,7 @@ import TestSupport
 /// bad input gets a clear error and changes nothing; a post from another site, a form post, a
 /// post without the dashboard's password, and a post to a dashboard open to the network
 /// without a password are refused.
-@Suite("Calibration page over HTTP", .serialized, .enabled(if: curlAvailable, "curl is not installed"))
+@Suite("Calibration page over HTTP", .serialized, .enabled(if: curlAvailable, "curl is not installed"), .ownThread)
 struct CalibrationHTTPTests {
     /// `curl` POST of `body` to `/api/calibration` with `headers`: (status, body).
     static func post(_ url: String, _ body: String, headers: [String] = ["Content-Type: application/json"],

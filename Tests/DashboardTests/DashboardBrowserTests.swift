@@ -9,7 +9,7 @@ import TestSupport
 /// Writes its screenshot to `.build/dashboard.png`, never into the source tree, so a test run leaves
 /// the checkout clean. `scripts/dashboard-screenshot` sets `EDGEMOTION_DASHBOARD_SCREENSHOT` to
 /// `docs/images/dashboard.png` (the screenshot docs/dashboard.md shows) to regenerate that.
-@Suite("Dashboard in headless Chromium", .serialized,
+@Suite("Dashboard in headless Chromium", .serialized, .ownThread,
        .enabled(if: chromiumExecutable != nil && curlAvailable, "needs Debian's chromium (scripts/test installs it) and curl"))
 struct DashboardBrowserTests {
     static let screenshotPath = ProcessInfo.processInfo.environment["EDGEMOTION_DASHBOARD_SCREENSHOT"]

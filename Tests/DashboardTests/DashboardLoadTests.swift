@@ -8,7 +8,7 @@ import Glibc
 /// Twenty live pages and one that never reads, on the real agent: the pipeline keeps its rate,
 /// every reading page keeps up, and the agent's memory stays bounded (the stuck page's queue is
 /// drop-oldest, 16 events).
-@Suite("Dashboard under load", .serialized, .enabled(if: curlAvailable, "curl is not installed"))
+@Suite("Dashboard under load", .serialized, .enabled(if: curlAvailable, "curl is not installed"), .ownThread)
 struct DashboardLoadTests {
     /// VmRSS of `pid`, bytes.
     static func rss(_ pid: Int32) -> Int {

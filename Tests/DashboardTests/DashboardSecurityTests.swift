@@ -4,7 +4,7 @@ import TestSupport
 
 /// `http.username` + `http.password_file` (basic auth) and `http.cert_file` + `http.key_file`
 /// (HTTPS) on the real agent, checked with curl.
-@Suite("Dashboard basic auth and TLS", .serialized, .enabled(if: curlAvailable, "curl is not installed"))
+@Suite("Dashboard basic auth and TLS", .serialized, .enabled(if: curlAvailable, "curl is not installed"), .ownThread)
 struct DashboardSecurityTests {
     @Test func withAPasswordEveryPathNeedsItAndWrongOnesAreRefusedAndCounted() throws {
         let password = NSTemporaryDirectory() + "em-http-password-\(UUID().uuidString)"

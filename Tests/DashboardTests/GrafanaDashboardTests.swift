@@ -41,7 +41,7 @@ struct GrafanaDashboard {
     }
 }
 
-@Suite("Grafana fleet dashboard", .serialized, .enabled(if: curlAvailable, "curl is not installed"))
+@Suite("Grafana fleet dashboard", .serialized, .enabled(if: curlAvailable, "curl is not installed"), .ownThread)
 struct GrafanaDashboardTests {
     @Test func theDashboardIsGrafanaJSONWithAPanelPerQuestionAndABoardVariable() throws {
         let d = try GrafanaDashboard.load()

@@ -5,7 +5,7 @@ import TestSupport
 /// Debian's real Prometheus scrapes the real agent on loopback with the shipped
 /// `deploy/prometheus/` files, and the query API answers with the agent's counters; every
 /// panel of the shipped Grafana dashboard and every alert rule evaluates against them.
-@Suite("Prometheus scrapes the agent", .serialized,
+@Suite("Prometheus scrapes the agent", .serialized, .ownThread,
        .enabled(if: curlAvailable && prometheusAvailable, "needs curl and Debian's prometheus (/usr/bin/prometheus)"))
 struct PrometheusScrapeTests {
     @Test func aRealPrometheusScrapesTheAgentAndTheQueryAPIReturnsItsCounters() throws {

@@ -53,7 +53,7 @@ final class FiniteSimulation: IMUSource, @unchecked Sendable {
 private let wide = (from: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 - 3600),
                     to: UTCInstant(secondsSince1970: Date().timeIntervalSince1970 + 7200))
 
-@Suite("MotionActivityManager and PedometerManager", .hangLimit)
+@Suite("MotionActivityManager and PedometerManager", .hangLimit, .ownThread)
 struct ActivityManagerTests {
     @Test func withoutAnAccelerometerNothingIsAvailableAndQueriesSaySo() async {
         let service = MotionService(source: GatedSource(sensors: .gyroscope))

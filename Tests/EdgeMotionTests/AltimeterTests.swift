@@ -2,9 +2,10 @@ import Dispatch
 import Testing
 import Synchronization
 import EdgeMotion
+import TestSupport
 
 /// The library's CMAltimeter without a barometer (with one: the VM suite `VMAuxiliarySensorTests`).
-@Suite("Altimeter")
+@Suite("Altimeter", .ownThread)
 struct AltimeterTests {
     @Test("a barometer that is not there: not available, and one (nil, .notAvailable) to the handler")
     func unavailable() async throws {

@@ -6,7 +6,7 @@ import MotionCore
 import Sensors
 @testable import EdgeMotion
 
-@Suite("BatchedSensorManager", .hangLimit)
+@Suite("BatchedSensorManager", .hangLimit, .ownThread)
 struct BatchedSensorManagerTests {
     @Test func fullRateSamplesArriveAsOneArrayPerBatchInterval() {
         let source = GatedSource(rate: 1000, count: 3000)

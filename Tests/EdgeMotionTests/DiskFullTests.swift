@@ -7,7 +7,7 @@ import TestSupport
 /// The case: a full disk, for real (a small tmpfs filled to ENOSPC). Activity-history
 /// writes refused while it is full are kept and written once space returns (before: 2 of 4
 /// changes were missing afterwards), and the recorder resumes by itself (before: it never did).
-@Suite(.serialized, .enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small tmpfs"))
+@Suite(.serialized, .enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small tmpfs"), .ownThread)
 struct DiskFullTests {
     static func change(_ i: Int, start: Double) -> MotionActivity {
         MotionActivity(primary: i % 2 == 0 ? .walking : .stationary, stoppedInVehicle: false,

@@ -4,8 +4,9 @@ import Glibc
 import Testing
 @testable import EdgeMotion
 import MotionCore
+import TestSupport
 
-@Suite("ActivityHistoryStore", .serialized)
+@Suite("ActivityHistoryStore", .serialized, .ownThread)
 struct HistoryStoreTests {
     /// A fresh temporary state directory.
     static func tempDirectory() -> String {

@@ -13,7 +13,7 @@ import Sensors
 /// The library's Core Motion–style manager for motion events (docs/events.md, "library"): push
 /// handler, async sequence and pull, "set level" with its zero handler, and a persisted zero pose
 /// handed back at init — each through a real pipeline.
-@Suite("MotionEventManager", .hangLimit, .serialized)
+@Suite("MotionEventManager", .hangLimit, .serialized, .ownThread)
 struct MotionEventManagerTests {
     /// The hand-written drop (`HandWrittenRecording.drop`): rest, 0.35 s at 0 g from t = 2.000 s,
     /// a 3-row landing at 4 g, rest; 200 Hz. In a directory of its own (removed with it).

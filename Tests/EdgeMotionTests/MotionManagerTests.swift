@@ -40,7 +40,7 @@ func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite("MotionManager", .hangLimit)
+@Suite("MotionManager", .hangLimit, .ownThread)
 struct MotionManagerTests {
     @Test func availabilityFollowsTheSensorsTheSourceHas() {
         let full = MotionManager(source: GatedSource(sensors: .all))
@@ -349,7 +349,7 @@ final class FailingSource: IMUSource, Sendable {
     func stop() {}
 }
 
-@Suite("MotionManager.attitudeReferenceFrame follows Core Motion's rule", .hangLimit)
+@Suite("MotionManager.attitudeReferenceFrame follows Core Motion's rule", .hangLimit, .ownThread)
 struct AttitudeReferenceFrameRuleTests {
     @Test("Default before any start, the frame in use while running, the last one after a stop")
     func lastFrameIsKeptAfterAStop() {

@@ -4,6 +4,7 @@ import Foundation
 import MotionCore
 import Sensors
 @testable import EdgeMotion
+import TestSupport
 
 /// Records everything a pipeline delivers (copies the borrowed batches).
 final class RecordingOutput: PipelineOutput, @unchecked Sendable {
@@ -35,7 +36,7 @@ final class RecordingOutput: PipelineOutput, @unchecked Sendable {
     func pipeline(didEnd reason: PipelineEnd) { lock.withLock { _ in end = reason } }
 }
 
-@Suite("MotionPipeline")
+@Suite("MotionPipeline", .ownThread)
 struct MotionPipelineTests {
     func run(_ source: ScriptedSource, _ configuration: PipelineConfiguration,
              on thread: ProcessingThread = .separate) throws -> RecordingOutput {

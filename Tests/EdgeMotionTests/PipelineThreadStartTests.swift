@@ -2,9 +2,10 @@ import Testing
 import Glibc
 import Platform
 @testable import EdgeMotion
+import TestSupport
 
 /// `pthread_create` failing at pipeline start is an error the caller can report, not a crash.
-@Suite("Pipeline thread start")
+@Suite("Pipeline thread start", .ownThread)
 struct PipelineThreadStartTests {
     /// Starts real threads except `failing`, which fails as `pthread_create` does when the
     /// process has no threads left (EAGAIN, pthread_create(3)).

@@ -5,8 +5,9 @@ import Testing
 import MotionCore
 import Sensors
 @testable import EdgeMotion
+import TestSupport
 
-@Suite("SensorRecorder")
+@Suite("SensorRecorder", .ownThread)
 struct SensorRecorderTests {
     @Test func recordedSamplesComeBackForTheAskedRangeAt50Hz() throws {
         let source = GatedSource(rate: 200, count: 1000)   // 5 s of a level device
@@ -64,7 +65,7 @@ struct SensorRecorderTests {
     }
 }
 
-@Suite("Typed instants: the two clocks are different types")
+@Suite("Typed instants: the two clocks are different types", .ownThread)
 struct TypedInstantTests {
     @Test func monotonicAndUTCConvertThroughOneClockPairing() {
         // A pairing that says the board booted at 2026-01-01T00:00:00Z (1 767 225 600 s).

@@ -7,8 +7,9 @@ import Synchronization
 import MotionCore
 import Sensors
 @testable import EdgeMotion
+import TestSupport
 
-@Suite("MotionService: one pipeline for the agent and every manager")
+@Suite("MotionService: one pipeline for the agent and every manager", .ownThread)
 struct SharedPipelineManagerTests {
     @Test func aStaticOutputAndARuntimeManagerShareOnePipelineAtTheirOwnRates() throws {
         // The agent's shape: a static output (its MQTT publisher) with the configured streams,
@@ -92,7 +93,7 @@ struct SharedPipelineManagerTests {
     }
 }
 
-@Suite("MotionService registry")
+@Suite("MotionService registry", .ownThread)
 struct MotionServiceRegistryManagerTests {
     @Test func aManagerOnTheSourceOfAnExplicitServiceJoinsThatService() {
         let source = GatedSource(rate: 400)
@@ -107,7 +108,7 @@ struct MotionServiceRegistryManagerTests {
     }
 }
 
-@Suite("MotionService life time")
+@Suite("MotionService life time", .ownThread)
 struct MotionServiceLifetimeManagerTests {
     @Test func aServiceWithRunningManagersIsFreedAndStopsWhenTheLastManagerGoes() {
         let source = GatedSource(rate: 200, open: true)

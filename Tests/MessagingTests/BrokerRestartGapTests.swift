@@ -7,7 +7,7 @@ import TestSupport
 /// The case: a 10 s broker restart with the default reconnect policy and the default
 /// outbox age bound. The old default (a ceiling doubling from 0.5 s to 30 s) turned it into a
 /// 31 s gap, past `max_age_s` (30 s), so queued batches expired.
-@Suite(.serialized) struct BrokerRestartGapTests {
+@Suite(.serialized, .ownThread) struct BrokerRestartGapTests {
     @Test func aTenSecondBrokerRestartCostsLittleMoreThanTenSecondsAndExpiresNothing() throws {
         let broker = try MosquittoBroker.start()
         let options = MQTTConnectionOptions(address: try MQTTBrokerAddress(url: broker.url), clientID: "gap-default")

@@ -5,7 +5,7 @@ import TestSupport
 
 /// What a user reads when the broker is reached but the connection is refused: a wrong password
 /// (a real mosquitto with a password file) and an MQTT 5 client against a 3.1.1-only broker.
-@Suite(.serialized) struct ConnectionFailureMessageTests {
+@Suite(.serialized, .ownThread) struct ConnectionFailureMessageTests {
     /// A mosquitto that knows one user, `edge` / `right-password` (file made by mosquitto_passwd).
     static func passwordBroker() throws -> (MosquittoBroker, String) {
         let dir = NSTemporaryDirectory() + "edgemotion-passwd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

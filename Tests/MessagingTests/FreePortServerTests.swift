@@ -4,7 +4,7 @@ import TestSupport
 /// `FreePortServer`, the one way tests start servers on a free port: another port when the first
 /// was taken meanwhile, nothing retried otherwise, at most `attempts` tries. Ports are scripted,
 /// so nothing races here.
-@Suite("Free-port servers")
+@Suite("Free-port servers", .ownThread)
 struct FreePortServerTests {
     struct LaunchError: Error, CustomStringConvertible { let description: String }
 

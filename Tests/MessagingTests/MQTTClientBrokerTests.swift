@@ -6,7 +6,7 @@ import TestSupport
 
 /// Integration tests against a real mosquitto broker on a free loopback port.
 /// Serialized: they measure timing (backoff, bounded shutdown) on a 2-core machine.
-@Suite(.serialized) struct MQTTClientBrokerTests {
+@Suite(.serialized, .ownThread) struct MQTTClientBrokerTests {
     @Test func qos0AndQos1PublishesReachASubscriberWithPayloadAndQoS() throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["dev/+/data"], qos: 1)

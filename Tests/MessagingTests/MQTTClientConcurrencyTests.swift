@@ -4,7 +4,7 @@ import Testing
 @testable import Messaging
 import TestSupport
 
-@Suite(.serialized) struct MQTTClientConcurrencyTests {
+@Suite(.serialized, .ownThread) struct MQTTClientConcurrencyTests {
     @Test func concurrentQoS1PublishersFromSeveralThreadsAreAllAcknowledged() throws {
         let broker = try MosquittoBroker.start()
         let client = try makeClient(broker.url, id: "many-threads")

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Errors after which libmosquitto's own `loop_forever` / `loop_start` thread gives up for good
 /// (MOSQ_ERR_PROTOCOL, MOSQ_ERR_EAI, …): our network thread must keep retrying.
-@Suite(.serialized) struct MQTTClientFatalErrorTests {
+@Suite(.serialized, .ownThread) struct MQTTClientFatalErrorTests {
     @Test func keepsRetryingAfterAnMQTT5RefusalAndConnectsOnceTheBrokerAllowsIt() throws {
         // MQTT 5 CONNACK 135 "not authorised" makes mosquitto_loop return MOSQ_ERR_PROTOCOL,
         // which is fatal for libmosquitto's loop_forever.
@@ -62,7 +62,7 @@ import TestSupport
     }
 }
 
-@Suite(.serialized) struct MQTTClientKeepaliveTests {
+@Suite(.serialized, .ownThread) struct MQTTClientKeepaliveTests {
     @Test func frozenBrokerIsDetectedByKeepaliveAndTheClientRecoversWhenItThaws() throws {
         let broker = try MosquittoBroker.start()
         defer { broker.resume() }

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// TLS through libmosquitto against a real mosquitto TLS listener, with certificates made by openssl.
-@Suite(.serialized) struct MQTTClientTLSTests {
+@Suite(.serialized, .ownThread) struct MQTTClientTLSTests {
     let pki: TestCertificates
 
     init() throws { pki = try TestCertificates.generate() }

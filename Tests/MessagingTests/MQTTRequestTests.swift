@@ -5,7 +5,7 @@ import TestSupport
 
 /// MQTT 5 request/response publishes go through the same path as every other publish: counted,
 /// tracked until acknowledged, and carrying their properties to the subscriber.
-@Suite(.serialized, .hangLimit) struct MQTTRequestTests {
+@Suite(.serialized, .hangLimit, .ownThread) struct MQTTRequestTests {
     @Test func aRequestIsCountedAndAwaitedLikeEveryQoS1Publish() throws {
         let broker = try MosquittoBroker.start()
         let responder = try makeClient(broker.url, id: "responder", protocolVersion: .v5)

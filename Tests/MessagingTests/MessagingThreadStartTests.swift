@@ -4,11 +4,12 @@ import Platform
 import Synchronization
 import Testing
 @testable import Messaging
+import TestSupport
 
 /// The outbox's pump thread and the MQTT client's network thread start through the injected
 /// `ThreadStarter`; a failed `pthread_create` is a `ThreadStartError` naming the thread, passed on
 /// to the caller (never a crash, never an outbox or client without its thread).
-@Suite("Messaging: a thread that cannot start")
+@Suite("Messaging: a thread that cannot start", .ownThread)
 struct MessagingThreadStartTests {
     /// Fails for `failing` the way `PlatformThread.start` does when `pthread_create` returns
     /// `EAGAIN` (pthread_create(3): out of threads or memory); every other name starts for real.

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The bounded outbox in front of libmosquitto, against a real broker.
-@Suite(.serialized) struct OutboxTests {
+@Suite(.serialized, .ownThread) struct OutboxTests {
     func tempSpool() -> String {
         NSTemporaryDirectory() + "edgemotion-outbox-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool"
     }

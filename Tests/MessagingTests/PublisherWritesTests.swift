@@ -6,7 +6,7 @@ import TestSupport
 
 /// Over plain TCP the thread that publishes writes its own packets; the network thread sleeps
 /// until the broker sends something, a write cannot finish, or the client stops.
-@Suite(.serialized) struct PublisherWritesTests {
+@Suite(.serialized, .ownThread) struct PublisherWritesTests {
     @Test func publishingDoesNotWakeTheNetworkThread() throws {
         let broker = try MosquittoBroker.start()
         let sub = try TestSubscriber(url: broker.url, patterns: ["direct/#"], qos: 0)

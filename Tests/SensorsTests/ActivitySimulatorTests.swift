@@ -1,10 +1,11 @@
 import MotionCore
 import Sensors
 import Testing
+import TestSupport
 
 /// The activity detector and the pedometer on the simulator's physically modelled scenarios
 /// (`Sources/Sensors/Simulator`), with its sensor noise and gyroscope bias.
-@Suite("Activity on simulator scenarios")
+@Suite("Activity on simulator scenarios", .ownThread)
 struct ActivitySimulatorTests {
     /// Feeds `duration` s of `scenario` at `rate` Hz to `body(seconds since start, sample)`.
     static func simulate(_ scenario: SimulationScenario, duration: Double, rate: Double = 100, gyroscope: Bool = true,

@@ -1,6 +1,7 @@
 import Testing
 import MotionCore
 @testable import Sensors
+import TestSupport
 
 /// What the BMI160's `configure` writes for the event engines it is handed, over a scripted chip,
 /// and the per-edge INT_STATUS_0/1 read through the `MotionInterruptChip` seam. Expected register
@@ -11,7 +12,7 @@ import MotionCore
 /// INT_MAP_1 0x56 int1 drdy 0x80; INT_MAP_2 0x57 int2 low_g 0x01, anymotion 0x04, d_tap 0x10,
 /// s_tap 0x20; INT_LOWHIGH_0/1/2 0x5A/0x5B/0x5C; INT_MOTION_0/1 0x5F/0x60; INT_TAP_0/1 0x63/0x64;
 /// INT_STATUS_0/1 0x1C/0x1D.
-@Suite("BMI160 event engines: configure and the per-edge read (host)")
+@Suite("BMI160 event engines: configure and the per-edge read (host)", .ownThread)
 struct BMI160EventEngineWiringTests {
     static let motion = MotionInterruptSettings(thresholdMS2: 1.0, duration: 0.02)
     static let freeFall = FreeFallInterruptSettings(thresholdG: 0.3, duration: 0.2)

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 @testable import Sensors
 import MotionCore
+import TestSupport
 
 // MARK: Emulated-hardware fixtures (hardware/emulation/guest/fixtures.sh)
 
@@ -40,7 +41,7 @@ enum VMFixtures {
 
 /// Every suite that needs the emulated devices lives under this one: the harness filters on its
 /// name, the host run skips it, and its tests run one at a time (they share the stub and the line).
-@Suite(.serialized, .enabled(if: VMFixtures.active, "needs the emulated devices; run hardware/emulation/run-vm-tests"))
+@Suite(.serialized, .enabled(if: VMFixtures.active, "needs the emulated devices; run hardware/emulation/run-vm-tests"), .ownThread)
 enum VMTests {}
 
 // MARK: Direct I2C on i2c-stub

@@ -1,8 +1,9 @@
 import Testing
 @testable import Sensors
 import MotionCore
+import TestSupport
 
-@Suite("IIO sysfs parsing and scan decoding (host)")
+@Suite("IIO sysfs parsing and scan decoding (host)", .ownThread)
 struct IIOHostTests {
     @Test func sysfsNumbersParseWithoutLocaleAndIgnoreTheNewline() {
         #expect(IIOSysfsValues.number("0.000598\n") == 0.000598)

@@ -1,12 +1,13 @@
 import Testing
 import MotionCore
 @testable import Sensors
+import TestSupport
 
 /// The MPU-6050's motion-detection interrupt: register codes written by hand from the register
 /// scale (MOT_THR 32 mg/LSB per InvenSense's Motion Driver 5.1 `mpu_lp_motion_interrupt`, MOT_DUR
 /// 1 ms/LSB), INT_STATUS decoded per RM-MPU-6000A-00 rev 4.2 (bit 6 MOT_INT, bit 4 FIFO_OFLOW_INT,
 /// bit 0 DATA_RDY_INT), and what `configure` writes, over a scripted chip below the I2C seam.
-@Suite("MPU-6050 motion engine (host)")
+@Suite("MPU-6050 motion engine (host)", .ownThread)
 struct MPU6050MotionEngineTests {
     /// (m/s², MOT_THR): mg = m/s² / 9.80665 × 1000, code = nearest multiple of 32 mg, 1…255.
     @Test(arguments: [

@@ -5,7 +5,7 @@ import MotionCore
 import TestSupportPaths
 import TestSupport
 
-@Suite("ReplaySource")
+@Suite("ReplaySource", .ownThread)
 struct ReplaySourceTests {
     func temporaryFile(_ text: String) throws -> String {
         let path = NSTemporaryDirectory() + "edgemotion-replay-\(UUID().uuidString).csv"

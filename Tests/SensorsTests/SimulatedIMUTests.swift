@@ -2,6 +2,7 @@ import Testing
 import Glibc
 import MotionCore
 @testable import Sensors
+import TestSupport
 
 /// Reads `seconds` of samples from a non-real-time simulator started at `rate` Hz.
 func simulatedSamples(_ options: SimulatorOptions, rate: Double, seconds: Double) throws -> (SimulatedIMU, [IMUSample]) {
@@ -51,7 +52,7 @@ func dominantFrequency(_ signal: [Double], rate: Double, in range: ClosedRange<D
     return best.f
 }
 
-@Suite("SimulatedIMU")
+@Suite("SimulatedIMU", .ownThread)
 struct SimulatedIMUTests {
     @Test func measuresStandardGravityAndTheEarthFieldAtRest() throws {
         let (_, samples) = try simulatedSamples(SimulatorOptions(scenario: .stationary), rate: 200, seconds: 1)
