@@ -48,7 +48,9 @@ public final class OwnThreadExecutor: TaskExecutor, Sendable {
         }
     }
 
-    /// Ends the thread once the jobs queued so far have run; joins it unless called on it.
+    /// Ends the thread once the jobs queued so far have run; joins it unless called on it. A job
+    /// enqueued after that would never run: `OwnThreadTrait` closes the executor only after the
+    /// test's work under the preference has returned (its child tasks are structured, done too).
     public func close() {
         let alreadyClosed = queue.withLock { q in
             defer { q.closed = true }
@@ -62,8 +64,9 @@ public final class OwnThreadExecutor: TaskExecutor, Sendable {
 
 /// Runs each test case of the test or suite it is applied to on a thread of its own
 /// (`OwnThreadExecutor`), so that a test that blocks does not hold a thread of the concurrency pool.
-/// Child tasks the test starts inherit the preference (they share that thread); `await`ed work on
-/// actors runs where it always does.
+/// Child tasks and unstructured `Task {}`s the test starts inherit the preference (they share that
+/// thread): a test that blocks its thread while waiting for such a task would wait forever; it must
+/// `await` it instead (or its suite go without the trait). Work on actors runs where it always does.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     /// Waits for one of the `TestSlots` first (all but the critical path).
     public var bounded = true
