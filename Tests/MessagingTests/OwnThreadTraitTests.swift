@@ -8,15 +8,13 @@ import TestSupport
 /// concurrency pool's few threads.
 @Suite(.ownThread)
 struct OwnThreadTraitTests {
-    static func currentThreadName() -> String { ThreadName.current }
-
     @Test func aSynchronousTestRunsOnTheThreadNamedForIt() {
-        #expect(Self.currentThreadName() == "test-own-thread")
+        #expect(ThreadName.current == "test-own-thread")
     }
 
     @Test func anAsynchronousTestRunsThereToo() async {
         await Task.yield()
-        #expect(Self.currentThreadName() == "test-own-thread")
+        #expect(ThreadName.current == "test-own-thread")
     }
 
     /// Each case has its own thread: two cases that each wait for the other to arrive both finish

@@ -17,14 +17,10 @@ import Testing
 ///
 /// Jobs run in the order they were enqueued, one at a time, on the executor's thread.
 public final class OwnThreadExecutor: TaskExecutor, Sendable {
-    private struct Queue: ~Copyable {
-        var jobs: [UnownedJob] = []
-        var closed = false
-    }
-
-    private let queue = Mutex(Queue())
+    private let jobs = Mutex<[UnownedJob]>([])
     /// Counts enqueued jobs (and the close) for the thread to wait on.
     private let ready = DispatchSemaphore(value: 0)
+    /// The thread until `close()` takes it (so a second close does nothing).
     private let thread = Mutex<PlatformThread?>(nil)
 
     /// Starts the thread; `name` shows in `top -H` and debuggers.
@@ -35,14 +31,14 @@ public final class OwnThreadExecutor: TaskExecutor, Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.withLock { $0.jobs.append(job) }
+        jobs.withLock { $0.append(job) }
         ready.signal()
     }
 
     private func run() {
         while true {
             ready.wait()
-            let next: UnownedJob? = queue.withLock { q in q.jobs.isEmpty ? nil : q.jobs.removeFirst() }
+            let next: UnownedJob? = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             guard let next else { return }  // signalled with nothing queued: closed
             next.runSynchronously(on: asUnownedTaskExecutor())
         }
@@ -52,11 +48,7 @@ public final class OwnThreadExecutor: TaskExecutor, Sendable {
     /// enqueued after that would never run: `OwnThreadTrait` closes the executor only after the
     /// test's work under the preference has returned (its child tasks are structured, done too).
     public func close() {
-        let alreadyClosed = queue.withLock { q in
-            defer { q.closed = true }
-            return q.closed
-        }
-        guard !alreadyClosed, let t = thread.withLock({ $0 }) else { return }
+        guard let t = thread.withLock({ t in defer { t = nil }; return t }) else { return }
         ready.signal()
         if t.isCurrent { t.detach() } else { t.join() }
     }

@@ -98,16 +98,18 @@ public final class ActivityStateMachine {
 
         var vote = mean(last: cfg.voteDecisions)
         let inVehicle = current?.automotive ?? false
-        // Start-up: the windows so far read as a vehicle, but there are fewer than the vehicle vote
-        // needs to tell a car from a still hand-held device. Nothing is known yet: say nothing
-        // rather than the `stationary` that the reassigned vote below would give.
-        let vehiclePending = current == nil && count < cfg.vehicleVoteDecisions
-            && mean(last: count).automotive >= cfg.vehicleEnterProbability
+        var vehiclePending = false
         if !inVehicle {
-            let vehicle = count >= cfg.vehicleVoteDecisions ? mean(last: cfg.vehicleVoteDecisions).automotive : 0
+            // Over the last `vehicleVoteDecisions` windows, or every window so far while fewer.
+            let carLike = mean(last: cfg.vehicleVoteDecisions).automotive >= cfg.vehicleEnterProbability
+            let voteFull = count >= cfg.vehicleVoteDecisions
             // Not (yet) a vehicle: vote on the windows with their automotive share reassigned, so
             // car-like windows of a hand-held device end a stale walk.
-            if vehicle < cfg.vehicleEnterProbability { vote = mean(last: cfg.voteDecisions, land: true) }
+            if !(voteFull && carLike) { vote = mean(last: cfg.voteDecisions, land: true) }
+            // Start-up: the windows so far read as a vehicle, but there are fewer than the vote
+            // needs to tell a car from a still hand-held device. Nothing is known yet: say nothing
+            // rather than the `stationary` the reassigned vote would give.
+            vehiclePending = current == nil && !voteFull && carLike
         }
         let (best, margin) = vote.best
         confidence = margin >= cfg.highConfidenceMargin ? .high : margin >= cfg.mediumConfidenceMargin ? .medium : .low
