@@ -84,7 +84,7 @@ public final class MQTTClient: Sendable {
     }
     let callbacks = Mutex(Callbacks())
 
-    let signal = ChangeSignal()
+    let signal = Condition()
     let connectedFlag = Atomic<Bool>(false)
     let startedFlag = Atomic<Bool>(false)
     let stopRequested = Atomic<Bool>(false)

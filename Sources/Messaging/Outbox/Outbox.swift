@@ -86,7 +86,7 @@ public final class Outbox: Sendable {
         var lastChangeWasLoss = false
     }
     let state = Mutex(State())
-    let signal = ChangeSignal()
+    let signal = Condition()
     let stopRequested = Atomic<Bool>(false)
     let pumpExited = Atomic<Bool>(false)
     /// Threads inside `drain(timeout:)`, which need a wake-up when the last message is acknowledged.
