@@ -1,7 +1,6 @@
 // Over ~400 lines: the pipeline's whole lifecycle (start, reschedule, mount, end, stop) and the
 // hand-over between its acquisition and processing threads live in one type so the thread rules
 // are read in one place. A candidate for the issue-17 split into parts with ordered start/stop.
-import Dispatch
 import Logging
 import MotionCore
 import Sensors
@@ -48,11 +47,18 @@ public final class MotionPipeline: Sendable {
     private let lastSourceError = Mutex<(any Error)?>(nil)
     /// The newest re-open attempt (acquisition thread writes, processing thread logs it once).
     private let retryState = Mutex<SourceRetryState>(SourceRetryState())
-    private let doorbell = DispatchSemaphore(value: 0)
-    /// Holds acquisition after `start(holdingDelivery: true)` until `beginDelivery()` or `stop()`.
-    private let deliveryGate = DispatchSemaphore(value: 0)
+    /// The processing thread's doorbell: `rung` is set by whoever has something for it (samples
+    /// in the ring, a consumer change, the end), then `doorbell` is notified; the processing thread
+    /// clears `rung` when it wakes and processes everything pending, so rings while it works
+    /// cost no extra wake-up.
+    private let doorbell = Condition()
+    private let rung = Atomic<Bool>(false)
+    /// Holds acquisition after `start(holdingDelivery: true)` until `beginDelivery()` or `stop()`
+    /// clears `deliveryHeld`.
+    private let deliveryGate = Condition()
     private let deliveryHeld = Atomic<Bool>(false)
-    private let endSignal = DispatchSemaphore(value: 0)
+    /// Notified once `ended` is set.
+    private let endSignal = Condition()
     private let state = Mutex<PipelineStartReport?>(nil)
     private let mailbox = ConsumerMailbox()
     private let nextConsumerID = Atomic<UInt64>(1)
@@ -115,7 +121,7 @@ public final class MotionPipeline: Sendable {
             // and the ring is empty; nothing was read, so it is.
             running.store(false, ordering: .releasing)
             acquisitionFinished.store(true, ordering: .releasing)
-            doorbell.signal()
+            ringDoorbell()
             processingThread.join()
             source.stop()
             state.withLock { $0 = nil }
@@ -126,7 +132,7 @@ public final class MotionPipeline: Sendable {
 
     /// Lets acquisition begin after `start(holdingDelivery: true)`. Idempotent; a no-op otherwise.
     public func beginDelivery() {
-        if deliveryHeld.exchange(false, ordering: .acquiringAndReleasing) { deliveryGate.signal() }
+        if deliveryHeld.exchange(false, ordering: .acquiringAndReleasing) { deliveryGate.notifyAll() }
     }
 
     /// Stops acquisition, lets processing drain the ring and flush partial batches, then joins
@@ -136,7 +142,7 @@ public final class MotionPipeline: Sendable {
         running.store(false, ordering: .releasing)
         beginDelivery()
         acquisitionThread.join()
-        doorbell.signal()
+        ringDoorbell()
         processingThread.join()
     }
 
@@ -145,9 +151,9 @@ public final class MotionPipeline: Sendable {
     public func waitUntilEnded(timeout: Duration) -> Bool {
         if ended.load(ordering: .acquiring) { return true }
         let nanos = timeout.nonNegativeNanoseconds
-        let result = endSignal.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
-        if result == .success { endSignal.signal() }
-        return ended.load(ordering: .acquiring)
+        let now = MonotonicClock.nowNanos()
+        let deadline = nanos > UInt64.max &- now ? UInt64.max : now &+ nanos
+        return endSignal.wait(untilNanos: deadline) { ended.load(ordering: .acquiring) }
     }
 
     // MARK: Runtime consumers
@@ -160,7 +166,7 @@ public final class MotionPipeline: Sendable {
     public func addConsumer(_ output: any PipelineOutput, schedule: ConsumerSchedule) -> PipelineConsumerID {
         let id = PipelineConsumerID(rawValue: nextConsumerID.wrappingAdd(1, ordering: .relaxed).oldValue)
         if mailbox.post(.add(id, output, schedule)) {
-            doorbell.signal()
+            ringDoorbell()
         } else {
             output.pipeline(didEnd: endReason.withLock { $0 } ?? .stopped)
         }
@@ -169,13 +175,13 @@ public final class MotionPipeline: Sendable {
 
     /// Changes a consumer's schedule; its partial batches are delivered first.
     public func updateConsumer(_ id: PipelineConsumerID, schedule: ConsumerSchedule) {
-        if mailbox.post(.update(id, schedule)) { doorbell.signal() }
+        if mailbox.post(.update(id, schedule)) { ringDoorbell() }
     }
 
     /// Removes a consumer. Takes effect before the processing thread's next drain; a batch being
     /// delivered at the moment of the call may still arrive. The consumer gets no `didEnd`.
     public func removeConsumer(_ id: PipelineConsumerID) {
-        if mailbox.post(.remove(id)) { doorbell.signal() }
+        if mailbox.post(.remove(id)) { ringDoorbell() }
     }
 
     /// Replaces the chip-to-board rotations (`PipelineConfiguration.mount`) while running: the
@@ -185,7 +191,7 @@ public final class MotionPipeline: Sendable {
     @discardableResult
     public func setMount(_ mount: IMUMount) -> Bool {
         guard mailbox.post(.remount(mount)) else { return false }
-        doorbell.signal()
+        ringDoorbell()
         return true
     }
 
@@ -228,7 +234,7 @@ public final class MotionPipeline: Sendable {
         report.motion = EffectiveSchedule(present.contains(.accelerometer) ? motion : .disabled, sourceRate: rate)
         guard mailbox.post(.rescheduleStatic(report.streams, motion: report.motion)) else { return nil }
         state.withLock { $0 = report }
-        doorbell.signal()
+        ringDoorbell()
         return report
     }
 
@@ -340,6 +346,17 @@ public final class MotionPipeline: Sendable {
         samplesArrived()
     }
 
+    /// Tells the processing thread there is something for it (samples, a change, the end).
+    private func ringDoorbell() {
+        rung.store(true, ordering: .releasing)
+        doorbell.notifyOne()
+    }
+
+    /// Blocks acquisition while delivery is held (`start(holdingDelivery: true)`).
+    private func waitForDelivery() {
+        deliveryGate.wait(untilNanos: .max) { !deliveryHeld.load(ordering: .acquiring) }
+    }
+
     // MARK: Processing thread
 
     private func startThreads<F: AttitudeFilter>(_ filter: F.Type, report: PipelineStartReport) throws(ThreadStartError) {
@@ -355,21 +372,24 @@ public final class MotionPipeline: Sendable {
                 var processor = makeProcessor()
                 var progress = ProcessingProgress()
                 while true {
-                    _ = doorbell.wait(timeout: .now() + .milliseconds(100))
+                    // Wakes when rung, or after 100 ms to look at the source's health anyway.
+                    doorbell.wait(untilNanos: MonotonicClock.nowNanos() &+ 100_000_000, sliceNanos: .max) {
+                        rung.exchange(false, ordering: .acquiringAndReleasing)
+                    }
                     processPending(&processor, &progress)
                     if acquisitionFinished.load(ordering: .acquiring), ring.count == 0 { break }
                 }
                 finishProcessing(&processor, &progress)
             }
             try acquisitionThread.start { [self] in
-                if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
-                acquisitionLoop(lossless: lossless, inline: false) { doorbell.signal() }
+                waitForDelivery()
+                acquisitionLoop(lossless: lossless, inline: false) { ringDoorbell() }
             }
         case .acquisition:
             try acquisitionThread.start { [self] in
                 var processor = makeProcessor()
                 var progress = ProcessingProgress()
-                if deliveryHeld.load(ordering: .acquiring) { deliveryGate.wait() }
+                waitForDelivery()
                 acquisitionLoop(lossless: lossless, inline: true) { processPending(&processor, &progress) }
                 processPending(&processor, &progress)
                 finishProcessing(&processor, &progress)
@@ -413,7 +433,7 @@ public final class MotionPipeline: Sendable {
         for o in outputs { o.pipeline(didEnd: reason) }
         for c in processor.consumers { c.output.pipeline(didEnd: reason) }
         ended.store(true, ordering: .releasing)
-        endSignal.signal()
+        endSignal.notifyAll()
     }
 
     /// Logs and announces source failures and recoveries, and each re-open attempt once. Runs on
