@@ -96,7 +96,7 @@ enum DashboardRun {
         let source = ArraySource(samples: trial.retimed(rate: rate, count: min(total, 65_536)), rate: rate, total: total, sensors: c.sensors)
         let probe = Probe()
         let service = MotionService(source: source, configuration: c.configuration, outputs: [probe])
-        try service.start(holdingDelivery: true)
+        _ = try service.start(holdingDelivery: true)
         dashboard.attach(service: service, activity: false, configuration: agent)
         let captures = calibrating ? [CalibrationCapture(kind: .accel, sourceRate: rate), CalibrationCapture(kind: .mag, sourceRate: rate)] : []
         for capture in captures { _ = try service.addConsumer(capture, schedule: capture.schedule) }

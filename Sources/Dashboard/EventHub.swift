@@ -1,9 +1,6 @@
 import Platform
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Server-Sent Events fan-out: one event is built once and shared by every open page.
 ///
@@ -92,11 +89,10 @@ public final class EventHub: Sendable {
 
 /// One page's queue of SSE messages, read by its connection's thread in libmicrohttpd.
 ///
-/// `@unchecked Sendable`: every field is read and written only with `mutex` held (a pthread mutex
-/// and condition variable allocated once, at stable addresses, destroyed in `deinit`).
+/// `@unchecked Sendable`: every stored var is read and written only inside `condition.withLock`
+/// (its mutex), and `condition` is itself `Sendable`.
 final class EventClient: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = Condition()
     private var queue: [[UInt8]?]
     private var head = 0
     private var count = 0
@@ -106,47 +102,33 @@ final class EventClient: @unchecked Sendable {
 
     init(capacity: Int) {
         queue = Array(repeating: nil, count: max(2, capacity))
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(ready, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(ready)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        ready.deallocate()
     }
 
     /// Appends `message`; returns true when the oldest one was dropped to make room.
     func push(_ message: [UInt8]) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if closed { return false }
-        var dropped = false
-        if count == queue.count {
-            // Drop-oldest; a message partly on the wire already is kept whole (the next one goes).
-            let cap = queue.count
-            let victim = offset > 0 ? 1 : 0
-            for k in victim..<(count - 1) { queue[(head + k) % cap] = queue[(head + k + 1) % cap] }
-            queue[(head + count - 1) % cap] = nil
-            count -= 1
-            dropped = true
+        let (accepted, dropped) = condition.withLock { () -> (Bool, Bool) in
+            if closed { return (false, false) }
+            var dropped = false
+            if count == queue.count {
+                // Drop-oldest; a message partly on the wire already is kept whole (the next one goes).
+                let cap = queue.count
+                let victim = offset > 0 ? 1 : 0
+                for k in victim..<(count - 1) { queue[(head + k) % cap] = queue[(head + k + 1) % cap] }
+                queue[(head + count - 1) % cap] = nil
+                count -= 1
+                dropped = true
+            }
+            queue[(head + count) % queue.count] = message
+            count += 1
+            return (true, dropped)
         }
-        queue[(head + count) % queue.count] = message
-        count += 1
-        pthread_cond_signal(ready)
+        if accepted { condition.notifyOne() }
         return dropped
     }
 
     func close() {
-        pthread_mutex_lock(mutex)
-        closed = true
-        pthread_cond_broadcast(ready)
-        pthread_mutex_unlock(mutex)
+        condition.withLock { closed = true }
+        condition.notifyAll()
     }
 
     /// What one read of the stream gets.
@@ -154,33 +136,27 @@ final class EventClient: @unchecked Sendable {
 
     /// Copies queued bytes into `buffer`, waiting up to `timeoutMilliseconds` for some.
     func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) -> ReadResult {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if count == 0 && !closed {
-            // `ready` waits on CLOCK_MONOTONIC (set in init).
-            var deadline = MonotonicClock.timespec(atNanos: MonotonicClock.deadline(after: .milliseconds(timeoutMilliseconds)))
-            while count == 0 && !closed {
-                if pthread_cond_timedwait(ready, mutex, &deadline) == ETIMEDOUT { break }
+        let deadline = MonotonicClock.deadline(after: .milliseconds(timeoutMilliseconds))
+        return condition.withLock(waitingUntilNanos: deadline, sliceNanos: .max, for: { count > 0 || closed }) { _ in
+            if closed { return .closed }
+            if count == 0 { return .idle }
+            var written = 0
+            while count > 0, written < buffer.count {
+                let m = queue[head]!
+                let n = min(m.count - offset, buffer.count - written)
+                m.withUnsafeBytes { src in
+                    buffer.baseAddress!.advanced(by: written).copyMemory(from: src.baseAddress!.advanced(by: offset), byteCount: n)
+                }
+                written += n
+                offset += n
+                if offset == m.count {
+                    queue[head] = nil
+                    head = (head + 1) % queue.count
+                    count -= 1
+                    offset = 0
+                }
             }
+            return .bytes(written)
         }
-        if closed { return .closed }
-        if count == 0 { return .idle }
-        var written = 0
-        while count > 0, written < buffer.count {
-            let m = queue[head]!
-            let n = min(m.count - offset, buffer.count - written)
-            m.withUnsafeBytes { src in
-                buffer.baseAddress!.advanced(by: written).copyMemory(from: src.baseAddress!.advanced(by: offset), byteCount: n)
-            }
-            written += n
-            offset += n
-            if offset == m.count {
-                queue[head] = nil
-                head = (head + 1) % queue.count
-                count -= 1
-                offset = 0
-            }
-        }
-        return .bytes(written)
     }
 }
