@@ -80,6 +80,22 @@ struct OptionScanner {
     /// Longest duration an option takes, s (~31.7 years: its nanoseconds fit every clock here).
     static let longestDuration = 1e9
 
+    /// The seconds duration option `option` gives: `.some(nil)` when it is absent, `nil` after
+    /// printing the problem (`guard let seconds = options.duration("--duration") else { return 64 }`).
+    func duration(_ option: String) -> Double?? {
+        guard let text = values[option] else { return .some(nil) }
+        guard let seconds = Self.duration(text) else {
+            printError(Self.durationProblem(command: command, option: option, text: text))
+            return nil
+        }
+        return seconds
+    }
+
+    /// What `edgemotion <command>` says of a duration option it cannot read.
+    static func durationProblem(command: String, option: String, text: String) -> String {
+        "edgemotion \(command): \(option): '\(text)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)"
+    }
+
     /// `90`, `90s`, `20m`, `2h`, `1.5h` → seconds; `nil` for anything else, ≤ 0 or above
     /// `longestDuration` (1e19 s used to trap converting the deadline to nanoseconds).
     static func duration(_ text: String) -> Double? {

@@ -47,14 +47,7 @@ struct RecordCommand: Command {
             printError("edgemotion record: unexpected argument '\(options.positional[0])'\n\n\(usage)")
             return 64
         }
-        var duration: Double?
-        if let d = options["--duration"] {
-            guard let seconds = OptionScanner.duration(d) else {
-                printError("edgemotion record: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)")
-                return 64
-            }
-            duration = seconds
-        }
+        guard let duration = options.duration("--duration") else { return 64 }
         guard let c = options.configuration() else { return 2 }
         Logger.threshold = c.logging.level
         let log = Logger(label: "record")

@@ -51,14 +51,7 @@ struct ReplayCommand: Command {
             }
             speed = v
         }
-        var duration: Double?
-        if let d = options["--duration"] {
-            guard let seconds = OptionScanner.duration(d) else {
-                printError("edgemotion replay: --duration: '\(d)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)")
-                return 64
-            }
-            duration = seconds
-        }
+        guard let duration = options.duration("--duration") else { return 64 }
         guard var c = options.configuration() else { return 2 }
         c.source.kind = .replay
         c.source.replay.file = file

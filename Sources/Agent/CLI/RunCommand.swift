@@ -57,7 +57,7 @@ struct RunCommand: Command {
             case "--duration":
                 guard let v = value(arg) else { return 64 }
                 guard let d = OptionScanner.duration(v) else {
-                    printError("edgemotion run: --duration: '\(v)' is not a duration such as 90, 90s, 20m or 2h (above 0, at most 1e9 s)")
+                    printError(OptionScanner.durationProblem(command: "run", option: arg, text: v))
                     return 64
                 }
                 duration = d
