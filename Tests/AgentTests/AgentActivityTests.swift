@@ -54,6 +54,9 @@ struct AgentActivityTests {
         #expect(names == ["stationary", "walking", "stationary"], "activity changes: \(names)")
         let seqs = events.compactMap { $0["seq"] as? Int }
         #expect(seqs == Array(0..<seqs.count), "event sequence numbers: \(seqs)")
+        let runs = events.compactMap { $0["run"] as? String }
+        #expect(runs.count == events.count && Set(runs).count == 1 && runs.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) },
+                "one 16-hex run id on every change of one run: \(runs)")
         // Each change carries how long the previous activity lasted: the walk lasted 80 s; the first
         // stationary period counts from when it was first recognised (after the detector's warm-up).
         if names.count == 3 {

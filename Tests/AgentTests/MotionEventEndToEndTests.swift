@@ -5,7 +5,8 @@ import TestSupport
 
 /// The agent's motion events over a real broker: a board lying still at roll 10°, pitch −5°
 /// (the simulator's stationary pose) is ≈ 11° from level, so a `level` threshold at 5° turns on;
-/// `cmd/events set_level` makes that pose the zero, and the threshold turns off again.
+/// `cmd/events set_level` makes that pose the zero, and the threshold turns off again; the zero
+/// survives a restart, and every run numbers its events under its own run id.
 @Suite("Motion events end to end", .serialized, .ownThread)
 struct MotionEventEndToEndTests {
     @Test func aThresholdFiresThenSetLevelClearsItAndIsKept() throws {
@@ -52,6 +53,35 @@ struct MotionEventEndToEndTests {
         #expect(refused.contains("unknown action"), "\(refused)")
         agent.signal(SIGTERM)
         #expect(agent.waitForExit(timeout: 10) == 0)
+        let run1 = both.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+            .compactMap { $0["run"] as? String }
+        #expect(run1.count == 2 && Set(run1).count == 1 && run1[0].count == 16 && run1[0].allSatisfy(\.isHexDigit),
+                "both events of one run carry one 16-hex run id: \(run1)")
+
+        // Restarted on the same board, still in that pose: the kept zero is read back, so the pose is
+        // level (0°, not the 11.2° from true level) and the threshold stays off.
+        let tiltsBefore = sub.messages(on: "edgemotion/ev/state/tilt").count
+        let again = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let tilts = sub.waitFor(count: tiltsBefore + 3, topic: "edgemotion/ev/state/tilt", timeout: .seconds(15))
+        let restarted = tilts.dropFirst(tiltsBefore).last
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        let tiltAfterRestart = (restarted?["tilt_deg"] as? Double) ?? .nan
+        #expect(tiltAfterRestart < 2, "tilt after a restart with the kept zero: \(tiltAfterRestart)°, log:\n\(again.log)")
+        #expect(sub.messages(on: "edgemotion/ev/events/motion").count == 2, "no threshold change after the restart")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit(timeout: 10) == 0)
+
+        // Without the zero file the pose is 11.2° from level again: the threshold turns on, and the new
+        // run numbers its events from 0 under a run id of its own, so (run, seq) never repeats.
+        try FileManager.default.removeItem(atPath: dir + "/events-zero")
+        let third = try AgentProcess(["run", "--config", config, "--broker", broker.url])
+        let three = sub.waitFor(count: 3, topic: "edgemotion/ev/events/motion", timeout: .seconds(10))
+        let e2 = three.dropFirst(2).first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+        #expect(e2?["state"] as? String == "tilted" && e2?["seq"] as? Int == 0, "log:\n\(third.log)")
+        let run3 = e2?["run"] as? String
+        #expect(run3 != nil && run3 != run1.first, "run ids: \(run1.first ?? "-") then \(run3 ?? "-")")
+        third.signal(SIGTERM)
+        #expect(third.waitForExit(timeout: 10) == 0)
     }
 
     /// `state/tilt` and `summary` (Home Assistant's Roll/Pitch) use the same axes: the simulator's

@@ -32,6 +32,9 @@ final class ActivityPublisher: Sendable {
     private let queue = DispatchQueue(label: "edgemotion.activity-publisher")
     private let log = Logger(label: "activity")
     private let state = Mutex<(seq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0))
+    /// With `seq`, identifies each `events/activity` message (`EventRun`): new for each publisher,
+    /// so per pipeline start.
+    private let run = EventRun.newID()
 
     init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) throws {
         store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
@@ -107,6 +110,7 @@ final class ActivityPublisher: Sendable {
         var e = JSONWriter(capacity: 512)
         e.beginObject()
         e.field("seq", seq)
+        e.field("run", run)
         e.key("activity")
         ActivityPayload.write(activity, startUTC: activity.startDate, into: &e)
         e.endObject()

@@ -35,6 +35,8 @@ final class MotionEventPublisher: Sendable {
     private let utcOffset: Double
     /// seq of the next event; the thresholds' last published states (nil: not yet).
     private let state = Mutex<(seq: UInt64, thresholds: [Bool?])>((0, []))
+    /// With `seq`, identifies each event (`EventRun`): new for each publisher, so per pipeline start.
+    private let run = EventRun.newID()
 
     init(service: MotionService, settings: EventSettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) {
         self.settings = settings
@@ -103,6 +105,7 @@ final class MotionEventPublisher: Sendable {
         var w = JSONWriter(capacity: 512)
         w.beginObject()
         w.field("seq", seq)
+        w.field("run", run)
         w.field("timestamp_utc", e.time + utcOffset, fractionDigits: 3)
         MotionEventPayload.writeFields(e, thresholds: settings.detectors.tiltThresholds, into: &w)
         w.endObject()

@@ -21,10 +21,7 @@ struct SyntheticEventSource {
     init(topic: String, perMinute: Double, startNanos: UInt64 = MonotonicClock.nowNanos()) {
         self.topic = topic
         self.perMinute = perMinute
-        var g = SystemRandomNumberGenerator()
-        let r = g.next() as UInt64
-        let hex = String(r, radix: 16)
-        run = String(repeating: "0", count: 16 - hex.count) + hex
+        run = EventRun.newID()
         nextNanos = startNanos
     }
 
