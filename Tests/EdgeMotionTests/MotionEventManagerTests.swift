@@ -105,4 +105,25 @@ struct MotionEventManagerTests {
         #expect(state.tilt < 1 && state.zero == up, "tilt \(state.tilt), zero \(state.zero)")
         restored.stopEventUpdates()
     }
+
+    /// Tamper from the library: the board lies still for 3 s, then is carried off (walking).
+    /// Armed during the stillness, the walk is one `tamper` event; not armed, the same walk is none.
+    /// While still, the pull state counts the stationary time up (it is wall time of a real-time
+    /// source, so only bounds are checked: at least 0.5 s, at most the 3 s of stillness).
+    @Test(arguments: [true, false])
+    func armingTamperMakesBeingCarriedOffAnEventAndNotArmingDoesNot(armed: Bool) throws {
+        let scenario = try #require(SimulationScenario(named: "stationary:3,walking"))
+        let manager = MotionEventManager(service: MotionManager.simulator(scenario: scenario, rate: 100, magnetometer: false).service)
+        let events = Mutex<[MotionEvent]>([])
+        try manager.startEventUpdates(to: DispatchQueue(label: "test.events.tamper")) { e in events.withLock { $0.append(e) } }
+        #expect(eventually { (manager.state?.stationaryFor ?? 0) >= 0.5 }, "stationary for \(manager.state?.stationaryFor ?? -1) s")
+        let still = try #require(manager.state)
+        #expect(!still.moving && still.stationaryFor <= 3.2, "\(still.stationaryFor) s")
+        if armed { manager.armTamper() }
+        #expect(eventually { events.withLock { $0.contains { $0.type == .motion } } }, "the walk began: \(events.withLock { $0.map(\.type) })")
+        usleep(500_000)
+        manager.stopEventUpdates()
+        let tampers = events.withLock { $0.filter { $0.type == .tamper } }
+        #expect(tampers.count == (armed ? 1 : 0), "armed \(armed): \(tampers.count) tamper events")
+    }
 }

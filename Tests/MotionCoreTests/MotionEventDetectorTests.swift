@@ -258,6 +258,26 @@ struct VibrationTests {
         #expect(!s.of(.vibrationChanged).isEmpty, "the level change from silence is an STA/LTA change")
     }
 
+    /// Hysteresis: a level between idle (< 0.5 m/s²) and running (> 1.0) changes nothing. A 50 Hz
+    /// motor of amplitude 1.06 m/s² has RMS 1.06/√2 = 0.75: it neither starts an idle machine nor
+    /// stops a running one, so over 110 s of idle, in-between, running, in-between, idle there is
+    /// exactly one start (5 s into the 1.41 m/s² part, at 40 s) and one stop (5 s into the silence, at 90 s).
+    @Test func aLevelBetweenIdleAndRunningNeverChatters() {
+        var s = Signal(rate: 400, configuration: Self.machine())
+        let between: (Double) -> Vector3 = { t in Vector3(1.06 * (2 * .pi * 50 * t).sin, 0, g) }
+        s.run(10)
+        s.run(30, force: between)
+        #expect(s.of(.vibrationStart).isEmpty, "RMS 0.75 m/s² started an idle machine")
+        s.run(20) { t in Vector3(2 * (2 * .pi * 50 * t).sin, 0, g) }
+        s.run(30, force: between)
+        #expect(s.of(.vibrationStop).isEmpty, "RMS 0.75 m/s² stopped a running machine")
+        s.run(20)
+        let start = s.of(.vibrationStart), stop = s.of(.vibrationStop)
+        #expect(start.count == 1 && stop.count == 1, "starts \(start.map(\.time)), stops \(stop.map(\.time))")
+        if let a = start.first { #expect(a.time >= 45 && a.time <= 47, "start at \(a.time)") }
+        if let b = stop.first { #expect(b.time >= 95 && b.time <= 97.5, "stop at \(b.time)") }
+    }
+
     @Test func aWasherDrumNeedsTheLowerHighPass() {
         // A 14 Hz drum (840 rpm), 2 m/s² amplitude: with the 10 Hz high-pass nearly the whole
         // RMS (1.414; 3 % lost at 1.4× the cutoff).
@@ -328,6 +348,26 @@ struct MotionStateTests {
         s.detectors.disarmTamper()
         s.run(3)
         #expect(s.of(.tamper).count == 1)
+    }
+
+    /// A lid prised open slowly: 0° → 10° over 60 s (0.17°/s, far below the any-motion thresholds:
+    /// the specific force moves < 0.02 m/s² from its 1 s average, no rotation rate), so no `motion`
+    /// event, and only the tilt path can call it tampering: at 5° from the arming pose, 30 s in.
+    @Test func aSlowTiltWithoutMotionIsTamperingAtFiveDegrees() {
+        var s = Signal(rate: 100)
+        s.run(3)
+        s.detectors.armTamper()
+        s.run(3)
+        let start = s.time
+        s.run(60) { t in tilted(10 * t / 60) }
+        #expect(s.of(.motion).isEmpty, "the creep must not look like motion: \(s.of(.motion).map(\.time))")
+        let tamper = s.of(.tamper)
+        #expect(tamper.count == 1)
+        if let e = tamper.first {
+            // 5° at 30 s; the 2 Hz low-pass of the up-vector lags well under a second.
+            #expect(e.time - start >= 29.9 && e.time - start <= 31.5, "tamper at \(e.time - start) s into the creep")
+            #expect(abs(e.angle - 5) < 0.3, "tilt \(e.angle)°")
+        }
     }
 
     static func fallConfiguration() -> MotionEventConfiguration {
