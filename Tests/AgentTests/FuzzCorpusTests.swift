@@ -63,7 +63,7 @@ enum FuzzReplayers {
             let dir = NSTemporaryDirectory() + "edgemotion-fuzz-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: dir) }
-            FileManager.default.createFile(atPath: dir + "/" + ActivityHistoryStore.fileName, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: dir + "/" + ActivityHistoryStore.fileName, contents: Data(bytes))
             guard let store = try? ActivityHistoryStore(directory: dir) else { return }
             _ = try? store.activities(from: -1e12, to: 1e12, pageSize: 100)
             _ = try? store.pedometer(from: -1e12, to: 1e12, pageSize: 100)

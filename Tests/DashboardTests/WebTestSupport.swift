@@ -11,7 +11,7 @@ enum Web {
         p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = arguments
         let path = NSTemporaryDirectory() + "out-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         p.standardOutput = out
@@ -19,7 +19,7 @@ enum Web {
         var inPath: String?
         if let stdin {
             inPath = NSTemporaryDirectory() + "in-\(UUID().uuidString)"
-            FileManager.default.createFile(atPath: inPath!, contents: stdin)
+            _ = FileManager.default.createFile(atPath: inPath!, contents: stdin)
             p.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath!))
         } else { p.standardInput = FileHandle.nullDevice }
         defer { if let inPath { try? FileManager.default.removeItem(atPath: inPath) } }
