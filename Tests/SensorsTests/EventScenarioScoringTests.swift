@@ -85,6 +85,22 @@ struct EventScenarioScoringTests {
         #expect(falls.found == 6 && falls.extra == 0, "\(falls)")
     }
 
+    /// Each carry is one `motion` (decided within 0.2 s: 0.1 s of moving samples), the three of 5 s
+    /// or longer one `significant_motion` each (at 5 s, within 0.2 s), and each set-down one
+    /// `stationary` (2 s after the last moving sample, within 0.2 s); nothing else.
+    @Test func carriesAreMotionTheLongOnesSignificantAndEachSetDownStationary() throws {
+        let (s, e) = try Self.run("carry")
+        let motion = Self.score(s.truth, e, truthType: "motion", type: .motion, window: 0.5)
+        let significant = Self.score(s.truth, e, truthType: "significant_motion", type: .significantMotion, window: 0.5)
+        let stationary = Self.score(s.truth, e, truthType: "stationary", type: .stationary, window: 0.5)
+        #expect(motion.found == 6 && motion.total == 6 && motion.extra == 0, "\(motion)")
+        #expect(significant.found == 3 && significant.total == 3 && significant.extra == 0, "\(significant)")
+        #expect(stationary.found == 6 && stationary.extra == 0, "\(stationary)")
+        #expect(motion.latency < 0.2 && significant.latency < 0.2 && stationary.latency < 0.2,
+                "latencies \(motion.latency) / \(significant.latency) / \(stationary.latency) s")
+        #expect(e.allSatisfy { [.motion, .significantMotion, .stationary].contains($0.type) }, "\(Set(e.map(\.type)))")
+    }
+
     @Test func anHourAtRestHasNoEvents() throws {
         let (_, e) = try Self.run("quiet")
         #expect(e.isEmpty, "\(e.count) events in an hour at rest")

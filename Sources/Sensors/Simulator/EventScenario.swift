@@ -17,6 +17,11 @@ import MotionCore
 ///   0.3 s apart; truth: `tap` for each, `double_tap` for each pair.
 /// - `fall`: a person standing (z up), falling sideways in 0.6 s, hitting the ground with 4 g,
 ///   lying still; and walking in between; truth: `fall` at the impact.
+/// - `carry`: a crate at rest, picked up and carried for 2, 8, 3, 12, 1 and 6 s (a 1.5 Hz sway of
+///   1.5 m/s² along x and a 0.3 rad/s turn about z a quarter period later, so at every instant one of
+///   them is well above the any-motion thresholds), set down for 30 s each time; truth: `motion`
+///   when each carry begins, `significant_motion` when a carry has lasted 5 s (the 8, 12 and 6 s
+///   ones), `stationary` 2 s after each set-down (the documented `significant_s` and `stationary_s`).
 /// - `quiet`: a device at rest with sensor noise and slow thermal drift (for false events per hour).
 public struct EventScenario: Sendable {
     /// One true event: its type name (`tap`, `shock`, …) and when it physically happens, s.
@@ -25,7 +30,7 @@ public struct EventScenario: Sendable {
         public var time: Double
     }
 
-    public static let names = ["door", "washer", "drop", "tap", "fall", "quiet"]
+    public static let names = ["door", "washer", "drop", "tap", "fall", "carry", "quiet"]
 
     public let name: String
     public let rate: Double
@@ -49,6 +54,7 @@ public struct EventScenario: Sendable {
         case "drop": drop()
         case "tap": taps()
         case "fall": fall()
+        case "carry": carry()
         default: run(3600)
         }
     }
@@ -141,6 +147,18 @@ public struct EventScenario: Sendable {
             }
         }
         run(10)
+    }
+
+    private mutating func carry() {
+        for seconds in [2.0, 8, 3, 12, 1, 6] {
+            run(30)
+            mark("motion", at: time)
+            if seconds >= 5 { mark("significant_motion", at: time + 5) }
+            run(seconds, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
+                rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
+            mark("stationary", at: time + 2)
+        }
+        run(30)
     }
 
     private mutating func fall() {
