@@ -20,7 +20,9 @@ struct EventScenarioScoringTests {
         let scenario = try #require(EventScenario(named: name))
         var d = MotionEventDetectors(configuration: configuration, sampleRate: scenario.rate)
         var events: [MotionEvent] = []
+        var arm = scenario.armTamperAt
         for s in scenario.samples {
+            if let t = arm, s.timestamp >= t { d.armTamper(); arm = nil }
             d.update(time: s.timestamp, specificForce: s.specificForce, rotationRate: s.rotationRate) { events.append($0) }
         }
         return (scenario, events)
@@ -99,6 +101,16 @@ struct EventScenarioScoringTests {
         #expect(motion.latency < 0.2 && significant.latency < 0.2 && stationary.latency < 0.2,
                 "latencies \(motion.latency) / \(significant.latency) / \(stationary.latency) s")
         #expect(e.allSatisfy { [.motion, .significantMotion, .stationary].contains($0.type) }, "\(Set(e.map(\.type)))")
+    }
+
+    /// The slow lid is tampering by tilt alone (no `motion` while it creeps), at 5°; the carry after
+    /// the lid is shut again is tampering by motion: two events, each within 1 s of its truth.
+    @Test func aPriedLidAndACarryAreTamperingOnceEach() throws {
+        let (s, e) = try Self.run("tamper")
+        let tamper = Self.score(s.truth, e, truthType: "tamper", type: .tamper, window: 1)
+        #expect(tamper.found == 2 && tamper.total == 2 && tamper.extra == 0 && tamper.latency < 1, "\(tamper)")
+        let motions = e.filter { $0.type == .motion }.map(\.time)
+        #expect(motions.count == 1 && motions.allSatisfy { $0 >= 200 }, "motion only when carried: \(motions)")
     }
 
     @Test func anHourAtRestHasNoEvents() throws {

@@ -36,7 +36,8 @@ struct EventsCommand: Command {
       --arm-tamper-at S  arm tamper detection at recording time S (t_s, seconds), as cmd/events
                       arm_tamper does on a live device: later motion or tilt is a `tamper` event.
       --scenario NAME a simulated recording with known truth instead of --input: door, washer,
-                      drop, tap, fall, carry, quiet (docs/events.md; 400 Hz).
+                      drop, tap, fall, carry, tamper (armed at its own time), quiet
+                      (docs/events.md; 400 Hz).
       --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
 
     set-level, arm-tamper, disarm-tamper: tell the running agent (events.enabled, control.enabled)
@@ -119,6 +120,7 @@ struct EventsCommand: Command {
                 return 64
             }
             rows = scenario.samples.map { ($0.timestamp, $0.specificForce, $0.rotationRate) }
+            if armTamperAt == nil { armTamperAt = scenario.armTamperAt }   // the scenario's own arming
             if options.flags.contains("--truth") {
                 for t in scenario.truth { out += "{\"truth\":\"\(t.type)\",\"t_s\":\(FixedPoint.string(t.time, digits: 3))}\n" }
             }

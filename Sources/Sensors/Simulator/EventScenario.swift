@@ -22,6 +22,10 @@ import MotionCore
 ///   them is well above the any-motion thresholds), set down for 30 s each time; truth: `motion`
 ///   when each carry begins, `significant_motion` when a carry has lasted 5 s (the 8, 12 and 6 s
 ///   ones), `stationary` 2 s after each set-down (the documented `significant_s` and `stationary_s`).
+/// - `tamper`: a crate at rest, armed at 10 s (`armTamperAt`), its lid prised open slowly (0° → 10°
+///   over 60 s from 20 s: no motion, only tilt), held open, eased shut (60 s), then at rest and
+///   carried off for 3 s at 200 s; truth: `tamper` at the 5° crossing (50 s) and when the carry
+///   begins (the detector re-arms once the pose is back within 5° and still).
 /// - `quiet`: a device at rest with sensor noise and slow thermal drift (for false events per hour).
 public struct EventScenario: Sendable {
     /// One true event: its type name (`tap`, `shock`, …) and when it physically happens, s.
@@ -30,13 +34,15 @@ public struct EventScenario: Sendable {
         public var time: Double
     }
 
-    public static let names = ["door", "washer", "drop", "tap", "fall", "carry", "quiet"]
+    public static let names = ["door", "washer", "drop", "tap", "fall", "carry", "tamper", "quiet"]
 
     public let name: String
     public let rate: Double
     /// Samples, in time order (`timestampNanos` from 0).
     public private(set) var samples: [IMUSample] = []
     public private(set) var truth: [Truth] = []
+    /// When tamper detection is armed (s, as `cmd/events arm_tamper` would): `tamper` only; else nil.
+    public private(set) var armTamperAt: Double?
     public var duration: Double { Double(samples.count) / rate }
 
     private var random: SimulatorRandom
@@ -55,6 +61,7 @@ public struct EventScenario: Sendable {
         case "tap": taps()
         case "fall": fall()
         case "carry": carry()
+        case "tamper": tamper()
         default: run(3600)
         }
     }
@@ -158,6 +165,23 @@ public struct EventScenario: Sendable {
                 rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
             mark("stationary", at: time + 2)
         }
+        run(30)
+    }
+
+    private mutating func tamper() {
+        armTamperAt = 10
+        run(20)
+        // The lid: 0° → 10° at 1/6 °/s (5° at 30 s in), i.e. 0.003 rad/s, far below any-motion.
+        let creep = (10.0 / 60).radians
+        let start = time
+        run(60, force: { t in Self.tilted(10 * t / 60) }, rotation: { _ in Vector3(creep, 0, 0) })
+        mark("tamper", at: start + 30)
+        run(20) { _ in Self.tilted(10) }
+        run(60, force: { t in Self.tilted(10 - 10 * t / 60) }, rotation: { _ in Vector3(-creep, 0, 0) })
+        run(40)
+        mark("tamper", at: time)
+        run(3, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
+            rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
         run(30)
     }
 
