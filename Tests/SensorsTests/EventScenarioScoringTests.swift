@@ -16,7 +16,7 @@ struct EventScenarioScoringTests {
         return c
     }
 
-    static func run(_ name: String) throws -> (EventScenario, [MotionEvent]) {
+    static func run(_ name: String, configuration: MotionEventConfiguration = configuration) throws -> (EventScenario, [MotionEvent]) {
         let scenario = try #require(EventScenario(named: name))
         var d = MotionEventDetectors(configuration: configuration, sampleRate: scenario.rate)
         var events: [MotionEvent] = []
@@ -111,6 +111,22 @@ struct EventScenarioScoringTests {
         #expect(tamper.found == 2 && tamper.total == 2 && tamper.extra == 0 && tamper.latency < 1, "\(tamper)")
         let motions = e.filter { $0.type == .motion }.map(\.time)
         #expect(motions.count == 1 && motions.allSatisfy { $0 >= 200 }, "motion only when carried: \(motions)")
+    }
+
+    /// Every face change is one `orientation` event, the right face with the right previous one,
+    /// decided 0.5 s (the dwell) plus the 2 Hz low-pass lag after gravity entered the face's cone.
+    @Test func eachQuarterTurnIsOneOrientationWithItsFace() throws {
+        var c = Self.configuration
+        c.enabled.insert(.orientation)
+        let (s, e) = try Self.run("turn", configuration: c)
+        let turns = Self.score(s.truth, e, truthType: "orientation", type: .orientation, window: 1.5)
+        #expect(turns.found == 9 && turns.total == 9 && turns.extra == 0, "\(turns)")
+        #expect(turns.latency >= 0.5 && turns.latency < 0.8, "latency \(turns.latency) s")
+        let faces = e.filter { $0.type == .orientation }.map(\.face)
+        #expect(faces == [.faceUp, .portrait, .faceDown, .portraitUpsideDown, .faceUp,
+                          .landscapeLeft, .faceUp, .landscapeRight, .faceUp], "\(faces)")
+        let previous = e.filter { $0.type == .orientation }.map(\.previousFace)
+        #expect(previous.first == .unknown && Array(previous.dropFirst()) == Array(faces.dropLast()), "\(previous)")
     }
 
     @Test func anHourAtRestHasNoEvents() throws {

@@ -36,7 +36,7 @@ struct EventsCommand: Command {
       --arm-tamper-at S  arm tamper detection at recording time S (t_s, seconds), as cmd/events
                       arm_tamper does on a live device: later motion or tilt is a `tamper` event.
       --scenario NAME a simulated recording with known truth instead of --input: door, washer,
-                      drop, tap, fall, carry, tamper (armed at its own time), quiet
+                      drop, tap, fall, carry, tamper (armed at its own time), turn, quiet
                       (docs/events.md; 400 Hz).
       --truth         with --scenario: also print the true events ({"truth":"tap","t_s":...}).
 

@@ -26,6 +26,11 @@ import MotionCore
 ///   over 60 s from 20 s: no motion, only tilt), held open, eased shut (60 s), then at rest and
 ///   carried off for 3 s at 200 s; truth: `tamper` at the 5° crossing (50 s) and when the carry
 ///   begins (the detector re-arms once the pose is back within 5° and still).
+/// - `turn`: a board lying face up, turned a quarter turn about x in 1 s every 10 s (portrait,
+///   face down, portrait upside down, face up), then about y (landscape left, face up, landscape
+///   right, face up); truth: `orientation` when gravity enters the new face's 60° cone (its axis
+///   reads sin 60° g: 0.608 s into each turn, θ = 90°·(1 − cos πt)/2 reaching 60°), and the first
+///   face at 0 s (`events.orientation: true`).
 /// - `quiet`: a device at rest with sensor noise and slow thermal drift (for false events per hour).
 public struct EventScenario: Sendable {
     /// One true event: its type name (`tap`, `shock`, …) and when it physically happens, s.
@@ -34,7 +39,7 @@ public struct EventScenario: Sendable {
         public var time: Double
     }
 
-    public static let names = ["door", "washer", "drop", "tap", "fall", "carry", "tamper", "quiet"]
+    public static let names = ["door", "washer", "drop", "tap", "fall", "carry", "tamper", "turn", "quiet"]
 
     public let name: String
     public let rate: Double
@@ -62,6 +67,7 @@ public struct EventScenario: Sendable {
         case "fall": fall()
         case "carry": carry()
         case "tamper": tamper()
+        case "turn": turn()
         default: run(3600)
         }
     }
@@ -183,6 +189,28 @@ public struct EventScenario: Sendable {
         run(3, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
             rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
         run(30)
+    }
+
+    private mutating func turn() {
+        mark("orientation", at: 0)
+        // Gravity's direction in the board frame after turning θ about x (y, z) or about y (x, z).
+        func aboutX(_ theta: Double) -> Vector3 { Vector3(0, Self.g * theta.radians.sin, Self.g * theta.radians.cos) }
+        func aboutY(_ theta: Double) -> Vector3 { Vector3(Self.g * theta.radians.sin, 0, Self.g * theta.radians.cos) }
+        let cone = (-1.0 / 3).acos / Double.pi       // (1 − cos πt)/2 = 2/3: 60° of the 90°
+        for (about, from, to) in [(0, 0.0, 90.0), (0, 90, 180), (0, 180, 270), (0, 270, 360),
+                                  (1, 0, 90), (1, 90, 0), (1, 0, -90), (1, -90, 0)] {
+            let pose: (Double) -> Vector3 = about == 0 ? aboutX : aboutY
+            run(10) { _ in pose(from) }
+            let start = time
+            let rate = (to - from) * .pi / 2              // dθ/dt peak, °/s: θ' = (to − from)·π/2·sin πt
+            run(1, force: { t in pose(from + (to - from) * (1 - (Double.pi * t).cos) / 2) },
+                rotation: { t in
+                    let w = (rate * (Double.pi * t).sin).radians
+                    return about == 0 ? Vector3(w, 0, 0) : Vector3(0, -w, 0)
+                })
+            mark("orientation", at: start + cone)
+        }
+        run(10)
     }
 
     private mutating func fall() {
