@@ -60,6 +60,9 @@ struct EventScenarioScoringTests {
         let stop = Self.score(s.truth, e, truthType: "vibration_stop", type: .vibrationStop, window: 8)
         #expect(start.found == 3 && start.extra == 0, "\(start)")
         #expect(stop.found == 3 && stop.extra == 0, "\(stop)")
+        // STA/LTA (2 s / 30 s): each spin's start and end is one change, within 5 s (windows of 1 s).
+        let changed = Self.score(s.truth, e, truthType: "vibration_changed", type: .vibrationChanged, window: 8)
+        #expect(changed.found == 6 && changed.total == 6 && changed.extra == 0 && changed.latency < 5, "\(changed)")
     }
 
     @Test func dropsAreFreeFallsOfTheRightHeightAndOneShockEach() throws {

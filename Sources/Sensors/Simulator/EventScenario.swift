@@ -10,7 +10,8 @@ import MotionCore
 ///   tilt crosses 60° going up and 20° coming down (the door threshold of docs/events.md).
 /// - `washer`: idle, a wash (tumbling, 1 Hz bumps of 0.3 m/s², not a vibration), a 20 Hz spin at
 ///   1.5 m/s² amplitude for 60 s, idle; truth: `vibration_start`/`vibration_stop` at the spin's
-///   start and end.
+///   start and end, and `vibration_changed` at both (the level rises and falls far more than the
+///   4× in energy that counts as a change).
 /// - `drop`: a box lifted and dropped from a known height (free fall t = √(2h/g)), landing with a
 ///   10 ms impact of 8 g; truth: `free_fall` at the release, `shock` at the impact.
 /// - `tap`: a board on a table tapped (300 Hz ring, 20 ms decay, 3–8 g) singly and in pairs
@@ -121,8 +122,10 @@ public struct EventScenario: Sendable {
             // Wash: the drum tumbles the load, 1 Hz bumps of 0.3 m/s² (below 10 Hz: not vibration).
             run(120) { t in Vector3(0.3 * (2 * .pi * t).sin, 0, Self.g + 0.2 * (2 * .pi * 2 * t).sin) }
             mark("vibration_start", at: time)
+            mark("vibration_changed", at: time)
             run(60) { t in Vector3(1.5 * (2 * .pi * 20 * t).sin, 1.0 * (2 * .pi * 20 * t + 1).sin, Self.g) }
             mark("vibration_stop", at: time)
+            mark("vibration_changed", at: time)
         }
         run(60)
     }
