@@ -106,6 +106,35 @@ struct MotionEventManagerTests {
         restored.stopEventUpdates()
     }
 
+    /// The spectrum handler, on a hum written by hand: 25 Hz, 2 m/s² amplitude on x (RMS 2/√2 =
+    /// 1.414 m/s²) over 1 g on z, 200 Hz, 6 s; a spectrum each second, of 256 samples (1.28 s, 32
+    /// whole cycles). Each one's strongest line is 25 Hz (within one 0.78 Hz bin) and its total RMS
+    /// 1.414 (gravity, the block's mean, removed).
+    @Test func theSpectrumHandlerGetsEachSpectrumOfAHum() throws {
+        let dir = NSTemporaryDirectory() + "edgemotion-hum-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var csv = "t_s,ax,ay,az\n"
+        for i in 0..<1200 {
+            let t = Double(i) * 0.005
+            csv += "\(String(format: "%.3f", t)),\(2 * sin(2 * .pi * 25 * t)),0,9.80665\n"
+        }
+        try csv.write(toFile: dir + "/hum.csv", atomically: true, encoding: .utf8)
+        var c = MotionEventConfiguration()
+        c.vibration.spectrum.enabled = true
+        c.vibration.spectrum.interval = 1
+        let manager = MotionEventManager(service: try Self.service(replaying: dir + "/hum.csv"), configuration: c)
+        let spectra = Mutex<[VibrationSpectrum]>([])
+        try manager.startEventUpdates(to: DispatchQueue(label: "test.events.spectrum"), withHandler: { _ in },
+                                      spectrumHandler: { s in spectra.withLock { $0.append(s) } })
+        #expect(eventually { spectra.withLock { $0.count } >= 3 }, "\(spectra.withLock { $0.count }) spectra")
+        manager.stopEventUpdates()
+        for s in spectra.withLock({ $0 }) {
+            #expect(abs(s.peakFrequency - 25) <= s.resolution, "peak \(s.peakFrequency) Hz")
+            #expect(abs(s.totalRMS - 1.414) < 0.05, "total RMS \(s.totalRMS)")
+        }
+    }
+
     /// Tamper from the library: the board lies still for 3 s, then is carried off (walking).
     /// Armed during the stillness, the walk is one `tamper` event; not armed, the same walk is none.
     /// While still, the pull state counts the stationary time up (it is wall time of a real-time
