@@ -138,6 +138,20 @@ struct StageBenchmarks {
             blackHole(events)
         }
         do {
+            // The vibration analyser alone (inside the row above too): 20 Hz high-pass, 1 s windows of
+            // RMS, peak and zero-crossing frequency, two bands, running/idle, STA/LTA.
+            var c = VibrationConfiguration()
+            c.bands = [VibrationBand(name: "drum", low: 10, high: 25), VibrationBand(name: "motor", low: 30, high: 80)]
+            var vibration = VibrationAnalyzer(configuration: c, sampleRate: 1 / dt)
+            var events = 0
+            results.append(measureStage("vibration (RMS, peak, frequency, 2 bands, running, STA/LTA)", key: "vibration", items: n, repeats: repeats) {
+                for i in 0..<n {
+                    if vibration.update(specificForce: samples[i].specificForce, time: samples[i].timestamp, emit: { _ in events += 1 }) { events += 1 }
+                }
+            })
+            blackHole(events)
+        }
+        do {
             // The vibration spectrum (`events.vibration.spectrum`, defaults: 256 samples, 16 bins):
             // per sample one store into its ring; at the publish interval a Hann window, a radix-2
             // FFT per axis and the band sums. Rows: the per-sample store alone (interval longer
