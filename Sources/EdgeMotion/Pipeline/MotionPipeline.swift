@@ -150,10 +150,7 @@ public final class MotionPipeline: Sendable {
     /// Returns whether it ended.
     public func waitUntilEnded(timeout: Duration) -> Bool {
         if ended.load(ordering: .acquiring) { return true }
-        let nanos = timeout.nonNegativeNanoseconds
-        let now = MonotonicClock.nowNanos()
-        let deadline = nanos > UInt64.max &- now ? UInt64.max : now &+ nanos
-        return endSignal.wait(untilNanos: deadline) { ended.load(ordering: .acquiring) }
+        return endSignal.wait(untilNanos: MonotonicClock.deadline(after: timeout)) { ended.load(ordering: .acquiring) }
     }
 
     // MARK: Runtime consumers
@@ -346,10 +343,11 @@ public final class MotionPipeline: Sendable {
         samplesArrived()
     }
 
-    /// Tells the processing thread there is something for it (samples, a change, the end).
+    /// Tells the processing thread there is something for it (samples, a change, the end). A ring
+    /// while `rung` is still set is already on its way (whoever set it notifies), so only the ring
+    /// that sets it takes the condition's mutex.
     private func ringDoorbell() {
-        rung.store(true, ordering: .releasing)
-        doorbell.notifyOne()
+        if !rung.exchange(true, ordering: .acquiringAndReleasing) { doorbell.notifyOne() }
     }
 
     /// Blocks acquisition while delivery is held (`start(holdingDelivery: true)`).

@@ -170,8 +170,7 @@ public struct EventScenario: Sendable {
             run(30)
             mark("motion", at: time)
             if seconds >= 5 { mark("significant_motion", at: time + 5) }
-            run(seconds, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
-                rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
+            carried(seconds)
             mark("stationary", at: time + 2)
         }
         run(30)
@@ -189,9 +188,15 @@ public struct EventScenario: Sendable {
         run(60, force: { t in Self.tilted(10 - 10 * t / 60) }, rotation: { _ in Vector3(-creep, 0, 0) })
         run(40)
         mark("tamper", at: time)
-        run(3, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
-            rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
+        carried(3)
         run(30)
+    }
+
+    /// Carried for `seconds`: a 1.5 Hz sway of 1.5 m/s² along x and a 0.3 rad/s turn about z a
+    /// quarter period later (never still: one of them is always above the any-motion thresholds).
+    private mutating func carried(_ seconds: Double) {
+        run(seconds, force: { t in Vector3(1.5 * (2 * .pi * 1.5 * t).sin, 0, Self.g) },
+            rotation: { t in Vector3(0, 0, 0.3 * (2 * .pi * 1.5 * t).cos) })
     }
 
     private mutating func turn() {
