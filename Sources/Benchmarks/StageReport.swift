@@ -50,7 +50,17 @@ struct StageReport {
             threads.append(try PipelineRun.measure(c, trial: trial, samples: 4 * passSamples, repeats: max(3, repeats / 2)))
         }
         r.sections.append(("Real MotionPipeline (two threads, pipeline's default filter), process CPU per sample", threads))
+        r.sections.append(Self.awakeSection(repeats: max(3, repeats / 2)))
         return r
+    }
+
+    /// One `edgemotion run` wake-up's computation on the simulator (1 kHz, bursts of 10, 4 streams
+    /// at 100 msg/s), back to back and paced at 100 wake-ups/s, spinning or sleeping (`PacedPath`).
+    static func awakeSection(repeats: Int, bursts: Int = 200) -> (String, [StageResult]) {
+        ("One wake-up's computation (simulator + whole path, 1 kHz, bursts of 10, 4 streams at 100 msg/s), thread CPU per sample",
+         [PacedPath.measure(.backToBack, bursts: bursts, repeats: repeats),
+          PacedPath.measure(.spinning, bursts: bursts, repeats: repeats),
+          PacedPath.measure(.sleeping, bursts: bursts, repeats: repeats)])
     }
 
     static func loadAverage() -> String {

@@ -9,6 +9,7 @@ import MotionCore
 
 let usage = """
 usage: edgemotion-bench stages [--json] [--repeats R] [--samples N] [--trial FILE.csv.gz]
+       edgemotion-bench awake [--json] [--repeats R] [--bursts N]
        edgemotion-bench profile [--filter robust|complementary] [--samples N] [--rate HZ]
                                 [--publish-rate N] [--streams 1…4] [--synthetic]
        edgemotion-bench dashboard [--samples N] [--repeats R] [--rate HZ] [--trial FILE.csv.gz] [--calibration]
@@ -19,6 +20,9 @@ stages     per-stage ns/sample (thread CPU time; min and median over R repeats) 
            trial, the agent's whole per-sample path (ring, fusion, batching, JSON encoding; no send)
            in one thread and through the real two-thread MotionPipeline, its scaling with rate and
            streams, and heap allocations per sample in steady state (malloc interposer).
+awake      one wake-up's computation as `edgemotion run` does it on the simulator (1 kHz, bursts
+           of 10, 4 streams): back to back, then paced at 100 wake-ups/s (thread CPU of the awake
+           part only); the difference is the cost of waking with cold caches (also in `stages`).
 profile    the whole per-sample path once (3 passes: warm-up, allocation count, timed), for
            valgrind --tool=callgrind.
 dashboard  the per-sample path (processing thread CPU ns and heap allocations per sample) with the
@@ -54,6 +58,12 @@ do {
         guard AllocationCounter.selfTest() else { throw BenchError("malloc interposer not live; allocation counts would be meaningless") }
         let trial = try TrialData.load(path: option("--trial"))
         let report = try StageReport.run(trial: trial, repeats: repeats, passSamples: passSamples)
+        print(args.contains("--json") ? report.json() : report.table())
+    case "awake":
+        let trial = try TrialData.load(path: option("--trial"))
+        var report = StageReport(trial: trial, repeats: Int(option("--repeats") ?? "") ?? 5)
+        report.loadAverage = StageReport.loadAverage()
+        report.sections.append(StageReport.awakeSection(repeats: report.repeats, bursts: Int(option("--bursts") ?? "") ?? 200))
         print(args.contains("--json") ? report.json() : report.table())
     case "profile":
         // One pass of the whole per-sample path, for `valgrind --tool=callgrind` (instruction counts
