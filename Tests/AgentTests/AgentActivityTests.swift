@@ -4,8 +4,8 @@ import Messaging
 import TestSupport
 
 /// Activity detection as users see it: the real agent on a simulated timeline, publishing
-/// `activity` (retained, on change), `events/activity` (every change, sequence-numbered) and
-/// `pedometer`, and answering a history query from its SQLite store.
+/// `activity` (retained, on change), `events/activity` (every change, sequence-numbered),
+/// `pedometer` and `pedometer/events`, and answering a history query from its SQLite store.
 @Suite("Agent activity end to end", .serialized, .ownThread)
 struct AgentActivityTests {
     static func json(_ m: MQTTMessage) -> [String: Any] {
@@ -86,6 +86,17 @@ struct AgentActivityTests {
         #expect(summary?.retain == true)
         #expect(summary.map(json)?["cadence_steps_per_s"] as? Double == 0)
         #expect(summary.map(json)?["steps"] as? Int == steps.last)
+        // Walking started and ended once: `pedometer/events` says `resume` at the walk's first step
+        // and `pause` at its last (80 s of walking on the timeline), numbered from 0 in the same
+        // run as `events/activity`.
+        let walkEvents = sub.messages(on: "edgemotion/act/pedometer/events").map(json)
+        #expect(walkEvents.compactMap { $0["event"] as? String } == ["resume", "pause"], "pedometer events: \(walkEvents)")
+        #expect(walkEvents.compactMap { $0["seq"] as? Int } == [0, 1], "pedometer event seqs: \(walkEvents)")
+        #expect(walkEvents.count == 2 && walkEvents.allSatisfy { $0["run"] as? String == runs.first }, "pedometer event runs: \(walkEvents)")
+        let walkTimes = walkEvents.compactMap { $0["time_utc"] as? Double }
+        if walkTimes.count == 2 {
+            #expect(abs(walkTimes[1] - walkTimes[0] - 80) < 5, "walk from resume to pause: \(walkTimes[1] - walkTimes[0]) s")
+        }
         // The history answered with the same changes.
         let items = (reply.map(json)?["items"] as? [[String: Any]]) ?? []
         #expect(items.compactMap { $0["activity"] as? String } == names, "history reply: \(reply.map { $0.payloadString } ?? "none")")

@@ -14,7 +14,8 @@ import Synchronization
 /// - `<prefix>/pedometer` (QoS 1, retained): steps, distance, cadence, pace since the agent started,
 ///   every `activity.pedometer_interval_s` while they change, and at once when a walk ends
 ///   (cadence and pace 0);
-/// - `<prefix>/pedometer/events` (QoS 1, spooled): walking paused / resumed.
+/// - `<prefix>/pedometer/events` (QoS 1, spooled): walking paused / resumed, with its own per-run
+///   `seq` and the same `run`.
 ///
 /// History (SQLite in the state directory) is written by the engine; `HistoryQueryResponder`
 /// answers queries from the same store.
@@ -31,9 +32,9 @@ final class ActivityPublisher: Sendable {
     private let interval: Double
     private let queue = DispatchQueue(label: "edgemotion.activity-publisher")
     private let log = Logger(label: "activity")
-    private let state = Mutex<(seq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0))
-    /// With `seq`, identifies each `events/activity` message (`EventRun`): new for each publisher,
-    /// so per pipeline start.
+    private let state = Mutex<(seq: UInt64, pedometerSeq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0, 0))
+    /// With `seq`, identifies each `events/activity` and `pedometer/events` message (`EventRun`):
+    /// new for each publisher, so per pipeline start.
     private let run = EventRun.newID()
 
     init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) throws {
@@ -86,10 +87,14 @@ final class ActivityPublisher: Sendable {
         }
         pedometerManager.startEventUpdates(to: queue) { [self] event, _ in
             guard let event else { return }
-            var w = JSONWriter(capacity: 128)
+            // Numbered like `events/activity`, on its own count: `(run, seq)` identifies it.
+            let seq = state.withLock { s -> UInt64 in defer { s.pedometerSeq += 1 }; return s.pedometerSeq }
+            var w = JSONWriter(capacity: 160)
             w.beginObject()
             w.field("event", event.kind.name)
             w.field("time_utc", event.date, fractionDigits: 3)
+            w.field("seq", seq)
+            w.field("run", run)
             w.endObject()
             outbox.enqueueEvent(topic: pedometerEventsTopic, payload: w.buffer)
         }
