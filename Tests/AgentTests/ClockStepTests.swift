@@ -56,8 +56,8 @@ import MotionCore
 
     @Test func theEventNamesTheStepSize() throws {
         let step = try #require(WallClockMapping(offsetNanos: 0).remapped(realtimeNanos: 1000 * s, monotonicNanos: 1060 * s))
-        let text = String(decoding: ClockStepEvent.payload(step: step, realtimeNanos: 1000 * s), as: UTF8.self)
-        #expect(text.contains(#""event":"clockStepped""#))
+        let text = String(decoding: ClockStepEvent.payload(step: step, sequence: EventSequence(run: "00000000000000aa"), realtimeNanos: 1000 * s), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"seq":0,"run":"00000000000000aa","event":"clockStepped""#), "numbered like every event topic: \(text)")
         #expect(text.contains(#""step_s":-60,"#) || text.contains(#""step_s":-60.0"#), "\(text)")
         #expect(text.contains(#""time_utc_us":1000000000"#))
     }

@@ -101,6 +101,12 @@ struct SourceFailureTests {
         #expect((events.first?["error"] as? String)?.contains("device disappeared") == true)
         #expect(events.last?["retries"] as? Int == 3)
         #expect(source.starts == 4)                        // the first start, two refused, one that works
+        // Numbered like every spooled event topic: (run, seq) identifies each; the whole topic
+        // (every status event of this agent run) counts from 0 under one run.
+        let all = sub.messages(on: prefix + "/events/status").map(json)
+        #expect(all.compactMap { $0["seq"] as? Int } == Array(0..<all.count), "events/status seqs: \(all)")
+        #expect(Set(all.compactMap { $0["run"] as? String }).count == 1 && all.allSatisfy { ($0["run"] as? String)?.count == 16 },
+                "one run on events/status: \(all)")
 
         // health (retained): degraded with the source error while failing, ok after, the error kept.
         let health = sub.messages(on: prefix + "/health").map(json)

@@ -32,13 +32,17 @@ final class ActivityPublisher: Sendable {
     private let interval: Double
     private let queue = DispatchQueue(label: "edgemotion.activity-publisher")
     private let log = Logger(label: "activity")
-    private let state = Mutex<(seq: UInt64, pedometerSeq: UInt64, lastPedometer: Double, lastCadence: Double)>((0, 0, 0, 0))
-    /// With `seq`, identifies each `events/activity` and `pedometer/events` message (`EventRun`):
-    /// new for each publisher, so per pipeline start.
-    private let run = EventRun.newID()
+    private let state = Mutex<(lastPedometer: Double, lastCadence: Double)>((0, 0))
+    /// `events/activity`'s and `pedometer/events`' numberings: one `run`, new for each publisher
+    /// (so per pipeline start), and a `seq` count each.
+    private let activitySequence: EventSequence
+    private let pedometerSequence: EventSequence
 
     init(service: MotionService, settings: ActivitySettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) throws {
         store = try ActivityHistoryStore(directory: stateDirectory, retention: settings.historyDays * 86_400)
+        let run = EventRun.newID()
+        activitySequence = EventSequence(run: run)
+        pedometerSequence = EventSequence(run: run)
         // The service's one activity engine keeps its history in the SQLite store; the managers
         // below (and any library client of the same service) share it.
         service.useActivityHistory(store, activity: settings.detectorConfiguration, pedometer: settings.pedometerConfiguration)
@@ -87,14 +91,10 @@ final class ActivityPublisher: Sendable {
         }
         pedometerManager.startEventUpdates(to: queue) { [self] event, _ in
             guard let event else { return }
-            // Numbered like `events/activity`, on its own count: `(run, seq)` identifies it.
-            let seq = state.withLock { s -> UInt64 in defer { s.pedometerSeq += 1 }; return s.pedometerSeq }
             var w = JSONWriter(capacity: 160)
-            w.beginObject()
+            pedometerSequence.beginEvent(&w)
             w.field("event", event.kind.name)
             w.field("time_utc", event.date, fractionDigits: 3)
-            w.field("seq", seq)
-            w.field("run", run)
             w.endObject()
             outbox.enqueueEvent(topic: pedometerEventsTopic, payload: w.buffer)
         }
@@ -107,15 +107,12 @@ final class ActivityPublisher: Sendable {
     }
 
     private func publish(_ activity: MotionActivity) {
-        let seq = state.withLock { s -> UInt64 in defer { s.seq += 1 }; return s.seq }
         var w = JSONWriter(capacity: 512)
         ActivityPayload.write(activity, startUTC: activity.startDate, into: &w)
         outbox.enqueueState(topic: activityTopic, payload: w.buffer, qos: 1, retain: true)
         // The event copy carries a sequence number for de-duplication.
         var e = JSONWriter(capacity: 512)
-        e.beginObject()
-        e.field("seq", seq)
-        e.field("run", run)
+        activitySequence.beginEvent(&e)
         e.key("activity")
         ActivityPayload.write(activity, startUTC: activity.startDate, into: &e)
         e.endObject()

@@ -6,9 +6,10 @@ import MotionCore
 /// clock from `time_utc_us` on (after a backward step it holds until the new clock catches up,
 /// so no sample goes back in time).
 enum ClockStepEvent {
-    static func payload(step: WallClockMapping.Step, realtimeNanos: UInt64 = MonotonicClock.realtimeNanos()) -> [UInt8] {
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
+    static func payload(step: WallClockMapping.Step, sequence: EventSequence,
+                        realtimeNanos: UInt64 = MonotonicClock.realtimeNanos()) -> [UInt8] {
+        var w = JSONWriter(capacity: 320)
+        sequence.beginEvent(&w)
         w.field("event", "clockStepped")
         w.field("step_s", Double(step.nanos) / 1e9, fractionDigits: 3)
         w.field("time_utc_us", Int64(bitPattern: realtimeNanos / 1000))

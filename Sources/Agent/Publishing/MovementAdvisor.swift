@@ -17,6 +17,8 @@ final class MovementAdvisor: Sendable {
     private let manager: MotionManager
     private let outbox: Outbox
     private let topic: String
+    /// `events/status`'s numbering, shared with the agent's other status events.
+    private let sequence: EventSequence
     private let frame: AttitudeReferenceFrame
     private let queue = DispatchQueue(label: "edgemotion.movement-advisor")
     private let log = Logger(label: "fusion")
@@ -26,11 +28,12 @@ final class MovementAdvisor: Sendable {
     /// `nil` when the frame is not north-referenced. On a source without a magnetometer it
     /// announces once that the frame is not available (`notAvailable`; the payloads say
     /// `xArbitraryZVertical`, heading −1).
-    init?(service: MotionService, frame: AttitudeReferenceFrame, outbox: Outbox, topics: TopicLayout) {
+    init?(service: MotionService, frame: AttitudeReferenceFrame, outbox: Outbox, topics: TopicLayout, sequence: EventSequence) {
         guard frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical else { return nil }
         manager = MotionManager(service: service)
         self.outbox = outbox
         topic = topics.event("status")
+        self.sequence = sequence
         self.frame = frame
     }
 
@@ -86,7 +89,7 @@ final class MovementAdvisor: Sendable {
 
     private func emit(_ event: String, reason: String) {
         var w = JSONWriter(capacity: 512)
-        w.beginObject()
+        sequence.beginEvent(&w)
         w.field("event", event)
         w.field("reason", reason)
         w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))

@@ -11,9 +11,10 @@ struct SourceTransition: Sendable, Equatable {
 
     /// `{"event":"sourceFailed","source":…,"error":…,"retry_max_s":…,"time_utc_us":…}` or
     /// `{"event":"sourceRecovered","source":…,"down_s":…,"attempts":…,"time_utc_us":…}`.
-    func payload(source: String, retryMaxSeconds: Double, downSeconds: Double?, attempts: UInt64) -> [UInt8] {
+    func payload(source: String, retryMaxSeconds: Double, downSeconds: Double?, attempts: UInt64,
+                 sequence: EventSequence) -> [UInt8] {
         var w = JSONWriter(capacity: 512)
-        w.beginObject()
+        sequence.beginEvent(&w)
         if let error {
             w.field("event", "sourceFailed")
             w.field("source", source)

@@ -113,7 +113,7 @@ extension AgentRunner {
             }),
             ClosurePart("movement advisor", start: { [unowned self] in
                 guard let svc = service else { return }
-                movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, topics: topics)
+                movementAdvisor = MovementAdvisor(service: svc, frame: c.fusion.referenceFrame, outbox: outbox, topics: topics, sequence: statusEvents)
                 movementAdvisor?.start()
             }, stop: { [unowned self] _ in
                 movementAdvisor?.stop()

@@ -278,7 +278,7 @@ extension AgentRunner {
                 sourceFailedAt = nil
             }
             let payload = t.payload(source: name, retryMaxSeconds: configuration.source.retryMaxSeconds, downSeconds: down,
-                                    attempts: stats.sourceRetries &- retriesAtFailure)
+                                    attempts: stats.sourceRetries &- retriesAtFailure, sequence: statusEvents)
             outbox.enqueueEvent(topic: topics.event("status"), payload: payload)
         }
         healthDirty.store(true, ordering: .relaxed)
@@ -291,7 +291,7 @@ extension AgentRunner {
         guard let step = publisher.remapClockIfStepped() else { return }
         let seconds = Double(step.nanos) / 1e9
         log.warning("the wall clock stepped; UTC in payloads is mapped anew from now on", ["step_s": "\(seconds)"])
-        outbox.enqueueEvent(topic: topics.event("status"), payload: ClockStepEvent.payload(step: step))
+        outbox.enqueueEvent(topic: topics.event("status"), payload: ClockStepEvent.payload(step: step, sequence: statusEvents))
     }
 
     func recordError(_ text: String) {

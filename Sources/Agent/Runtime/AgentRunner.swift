@@ -55,6 +55,8 @@ public final class AgentRunner: @unchecked Sendable {
     let publisher: MQTTPublisher
     /// The source's failures and recoveries, straight from the pipeline (a static output).
     let sourceHealth: SourceHealthReport
+    /// `events/status`'s `(run, seq)`: one numbering for the agent's life, across pipeline restarts.
+    let statusEvents = EventSequence()
     /// The running motion service (nil before the first pipeline part started).
     var service: MotionService?
     /// The running (or last stopped) pipeline of `service`, for statistics; folded into
