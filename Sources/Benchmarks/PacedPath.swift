@@ -10,7 +10,7 @@ import Sensors
 /// burst's work only, never the sleep.
 ///
 /// Run three ways in the same process (`Pacing`): bursts back to back (what the other stages
-/// measure: code and data stay in the caches); one burst per `wakeIntervalNanos` (10 ms) as in real
+/// measure: code and data stay in the caches); one burst per `intervalNanos` (10 ms by default) as in real
 /// time, sleeping in between as the agent does (the core goes idle or runs the broker, the kernel
 /// and other processes); and the same interval spent spinning on the clock instead of sleeping
 /// (no context switch, no idle state: what is left is time away from the work). The difference
@@ -18,11 +18,12 @@ import Sensors
 /// and the C floor (a few hundred bytes of code) hardly pays (scripts/bench-peers' `cpu_vs_floor_paced`).
 enum PacedPath {
     static let burst = 10
-    static let wakeIntervalNanos: UInt64 = 10_000_000
+    /// The agent run's wake-up interval: bursts of 10 at 1 kHz.
+    static let defaultIntervalNanos: UInt64 = 10_000_000
 
     enum Pacing { case backToBack, spinning, sleeping }
 
-    static func measure(_ pacing: Pacing, bursts: Int, repeats: Int) -> StageResult {
+    static func measure(_ pacing: Pacing, bursts: Int, repeats: Int, intervalNanos: UInt64 = defaultIntervalNanos) -> StageResult {
         let configuration = WholePathCase.everySample(rate: 1000, publishRate: 100).configuration
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: 1000) }
@@ -34,10 +35,11 @@ enum PacedPath {
         let imu = SimulatedIMU(options: SimulatorOptions(scenario: .walking, realTime: false))
         let buffer = UnsafeMutableBufferPointer<IMUSample>.allocate(capacity: burst)
         defer { buffer.deallocate() }
+        let every = intervalNanos % 1_000_000 == 0 ? "\(intervalNanos / 1_000_000) ms" : "\(intervalNanos / 1000) µs"
         let (name, key) = switch pacing {
         case .backToBack: ("wake-up work, bursts of \(burst) back to back (warm caches)", "awake_hot")
-        case .spinning: ("wake-up work, one burst per 10 ms, spinning in between", "awake_spinning")
-        case .sleeping: ("wake-up work, one burst per 10 ms, sleeping in between (as the agent)", "awake_paced")
+        case .spinning: ("wake-up work, one burst per \(every), spinning in between", "awake_spinning")
+        case .sleeping: ("wake-up work, one burst per \(every), sleeping in between (as the agent)", "awake_paced")
         }
         guard (try? imu.start(requestedRate: 1000)) != nil else {
             return StageResult(name: name, key: key, runs: [], note: "simulator did not start")
@@ -57,7 +59,7 @@ enum PacedPath {
             var cpu: UInt64 = 0
             var deadline = MonotonicClock.nowNanos()
             for _ in 0..<bursts {
-                deadline &+= wakeIntervalNanos
+                deadline &+= intervalNanos
                 switch pacing {
                 case .backToBack: break
                 case .spinning: while MonotonicClock.nowNanos() < deadline {}

@@ -56,11 +56,11 @@ struct StageReport {
 
     /// One `edgemotion run` wake-up's computation on the simulator (1 kHz, bursts of 10, 4 streams
     /// at 100 msg/s), back to back and paced at 100 wake-ups/s, spinning or sleeping (`PacedPath`).
-    static func awakeSection(repeats: Int, bursts: Int = 200) -> (String, [StageResult]) {
+    static func awakeSection(repeats: Int, bursts: Int = 200, intervalNanos: UInt64 = PacedPath.defaultIntervalNanos) -> (String, [StageResult]) {
         ("One wake-up's computation (simulator + whole path, 1 kHz, bursts of 10, 4 streams at 100 msg/s), thread CPU per sample",
          [PacedPath.measure(.backToBack, bursts: bursts, repeats: repeats),
-          PacedPath.measure(.spinning, bursts: bursts, repeats: repeats),
-          PacedPath.measure(.sleeping, bursts: bursts, repeats: repeats)])
+          PacedPath.measure(.spinning, bursts: bursts, repeats: repeats, intervalNanos: intervalNanos),
+          PacedPath.measure(.sleeping, bursts: bursts, repeats: repeats, intervalNanos: intervalNanos)])
     }
 
     static func loadAverage() -> String {

@@ -9,7 +9,7 @@ import MotionCore
 
 let usage = """
 usage: edgemotion-bench stages [--json] [--repeats R] [--samples N] [--trial FILE.csv.gz]
-       edgemotion-bench awake [--json] [--repeats R] [--bursts N]
+       edgemotion-bench awake [--json] [--repeats R] [--bursts N] [--interval-ms MS]
        edgemotion-bench profile [--filter robust|complementary] [--samples N] [--rate HZ]
                                 [--publish-rate N] [--streams 1…4] [--synthetic]
        edgemotion-bench dashboard [--samples N] [--repeats R] [--rate HZ] [--trial FILE.csv.gz] [--calibration]
@@ -22,7 +22,8 @@ stages     per-stage ns/sample (thread CPU time; min and median over R repeats) 
            streams, and heap allocations per sample in steady state (malloc interposer).
 awake      one wake-up's computation as `edgemotion run` does it on the simulator (1 kHz, bursts
            of 10, 4 streams): back to back, then paced at 100 wake-ups/s (thread CPU of the awake
-           part only); the difference is the cost of waking with cold caches (also in `stages`).
+           part only; --interval-ms: another interval than 10 ms); the difference is the cost of
+           waking with cold caches (also in `stages`).
 profile    the whole per-sample path once (3 passes: warm-up, allocation count, timed), for
            valgrind --tool=callgrind.
 dashboard  the per-sample path (processing thread CPU ns and heap allocations per sample) with the
@@ -63,7 +64,9 @@ do {
         let trial = try TrialData.load(path: option("--trial"))
         var report = StageReport(trial: trial, repeats: Int(option("--repeats") ?? "") ?? 5)
         report.loadAverage = StageReport.loadAverage()
-        report.sections.append(StageReport.awakeSection(repeats: report.repeats, bursts: Int(option("--bursts") ?? "") ?? 200))
+        let interval = Double(option("--interval-ms") ?? "").map { UInt64(max(0.01, $0) * 1e6) } ?? PacedPath.defaultIntervalNanos
+        report.sections.append(StageReport.awakeSection(repeats: report.repeats, bursts: Int(option("--bursts") ?? "") ?? 200,
+                                                        intervalNanos: interval))
         print(args.contains("--json") ? report.json() : report.table())
     case "profile":
         // One pass of the whole per-sample path, for `valgrind --tool=callgrind` (instruction counts
