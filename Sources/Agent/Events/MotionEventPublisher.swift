@@ -33,10 +33,10 @@ final class MotionEventPublisher: Sendable {
     private let queue = DispatchQueue(label: "edgemotion.events-publisher")
     private let log = Logger(label: "events")
     private let utcOffset: Double
-    /// seq of the next event; the thresholds' last published states (nil: not yet).
-    private let state = Mutex<(seq: UInt64, thresholds: [Bool?])>((0, []))
-    /// With `seq`, identifies each event (`EventRun`): new for each publisher, so per pipeline start.
-    private let run = EventRun.newID()
+    /// The thresholds' last published states (nil: not yet).
+    private let thresholdStates = Mutex<[Bool?]>([])
+    /// `events/motion`'s numbering (`run`, `seq`): new for each publisher, so per pipeline start.
+    private let sequence = EventSequence()
 
     init(service: MotionService, settings: EventSettings, stateDirectory: String, outbox: Outbox, topics: TopicLayout) {
         self.settings = settings
@@ -57,7 +57,7 @@ final class MotionEventPublisher: Sendable {
                                             ["error": error.description])
         }
         manager = MotionEventManager(service: service, configuration: settings.detectors, zero: zero)
-        state.withLock { $0.thresholds = Array(repeating: nil, count: settings.detectors.tiltThresholds.count) }
+        thresholdStates.withLock { $0 = Array(repeating: nil, count: settings.detectors.tiltThresholds.count) }
     }
 
     func start() throws(MotionError) {
@@ -101,11 +101,8 @@ final class MotionEventPublisher: Sendable {
     // MARK: Payloads
 
     private func publish(_ e: MotionEvent) {
-        let seq = state.withLock { s -> UInt64 in defer { s.seq += 1 }; return s.seq }
         var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.field("seq", seq)
-        w.field("run", run)
+        sequence.beginEvent(&w)
         w.field("timestamp_utc", e.time + utcOffset, fractionDigits: 3)
         MotionEventPayload.writeFields(e, thresholds: settings.detectors.tiltThresholds, into: &w)
         w.endObject()
@@ -115,7 +112,7 @@ final class MotionEventPublisher: Sendable {
 
     private func publishThreshold(_ index: Int, on: Bool, tilt: Double) {
         guard index < thresholdTopics.count else { return }
-        state.withLock { $0.thresholds[index] = on }
+        thresholdStates.withLock { $0[index] = on }
         let t = settings.detectors.tiltThresholds[index]
         var w = JSONWriter(capacity: 256)
         w.beginObject()
@@ -157,7 +154,7 @@ final class MotionEventPublisher: Sendable {
         m.endObject()
         outbox.enqueueState(topic: motionTopic, payload: m.buffer, qos: 1, retain: true)
         // Thresholds not yet published (after a start): their current state, once.
-        let unpublished = state.withLock { st in (0..<st.thresholds.count).filter { st.thresholds[$0] == nil } }
+        let unpublished = thresholdStates.withLock { st in (0..<st.count).filter { st[$0] == nil } }
         for i in unpublished { publishThreshold(i, on: s.threshold(i), tilt: s.tilt) }
     }
 }
