@@ -62,11 +62,7 @@ enum ActivityStage {
                         trial: TrialData, items: Int, repeats: Int) -> StageResult {
         let c = WholePathCase.defaults(rate: rate)
         let samples = trial.retimed(rate: rate, count: items)
-        var schedules: [SensorStream: EffectiveSchedule] = [:]
-        for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(c.configuration.schedule(for: s), sourceRate: rate) }
-        let processor = ProcessorHarness(
-            configuration: c.configuration, sourceRate: rate, schedules: schedules,
-            motionSchedule: EffectiveSchedule(c.configuration.motion, sourceRate: rate), sensors: c.sensors)
+        let processor = c.processor(filter: RobustAttitudeFilter.self)
         let engine = ActivityStageOutput(activity: activity, pedometer: pedometer)
         processor.apply([.add(PipelineConsumerID(rawValue: 1), engine,
                               .only(.accelerometer, StreamSchedule(rate: 50, publishRate: 10)))])

@@ -24,11 +24,7 @@ enum PacedPath {
     enum Pacing { case backToBack, spinning, sleeping }
 
     static func measure(_ pacing: Pacing, bursts: Int, repeats: Int, intervalNanos: UInt64 = defaultIntervalNanos) -> StageResult {
-        let configuration = WholePathCase.everySample(rate: 1000, publishRate: 100).configuration
-        var schedules: [SensorStream: EffectiveSchedule] = [:]
-        for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: 1000) }
-        let processor = ProcessorHarness(configuration: configuration, sourceRate: 1000, schedules: schedules,
-                                         motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: 1000))
+        let processor = WholePathCase.everySample(rate: 1000, publishRate: 100).processor(filter: RobustAttitudeFilter.self)
         let output = EncodingOutput()
         let outputs: [any PipelineOutput] = [output]
         let ring = SampleRing<IMUSample>(minimumCapacity: 64)

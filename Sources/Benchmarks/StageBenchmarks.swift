@@ -264,17 +264,20 @@ struct WholePathCase {
                              key: "path_all_\(streams)s_\(Int(rate))hz_p\(Int(publishRate))", rate: rate, configuration: c)
     }
 
-    func measure<F: AttitudeFilter>(filter: F.Type, trial: TrialData, items: Int, repeats: Int) -> StageResult {
-        let samples = trial.retimed(rate: rate, count: items)
+    /// The pipeline's own specialised processor for this case and filter (a generic
+    /// MotionProcessor<F> called from this module would run unspecialised, slower than the agent).
+    func processor<F: AttitudeFilter>(filter: F.Type) -> ProcessorHarness {
         var schedules: [SensorStream: EffectiveSchedule] = [:]
         for s in SensorStream.allCases { schedules[s] = EffectiveSchedule(configuration.schedule(for: s), sourceRate: rate) }
-        // The pipeline's own specialised processor for this filter (a generic MotionProcessor<F>
-        // called from this module would run unspecialised, slower than the agent).
         var c = configuration
         c.filter = F.self == ComplementaryFilter.self ? .complementary : .default
-        let processor = ProcessorHarness(configuration: c, sourceRate: rate, schedules: schedules,
-                                         motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate),
-                                         sensors: sensors)
+        return ProcessorHarness(configuration: c, sourceRate: rate, schedules: schedules,
+                                motionSchedule: EffectiveSchedule(configuration.motion, sourceRate: rate), sensors: sensors)
+    }
+
+    func measure<F: AttitudeFilter>(filter: F.Type, trial: TrialData, items: Int, repeats: Int) -> StageResult {
+        let samples = trial.retimed(rate: rate, count: items)
+        let processor = processor(filter: F.self)
         let output = EncodingOutput()
         let outputs: [any PipelineOutput] = [output]
         let ring = SampleRing<IMUSample>(minimumCapacity: 4096)

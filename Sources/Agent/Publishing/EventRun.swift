@@ -26,7 +26,7 @@ final class EventSequence: Sendable {
     init(run: String = EventRun.newID()) { self.run = run }
 
     /// The next `seq` (each call returns a new one).
-    func take() -> UInt64 { nextSeq.wrappingAdd(1, ordering: .relaxed).oldValue }
+    private func take() -> UInt64 { nextSeq.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     /// Begins an event's JSON object with the next `seq` and the `run`.
     func beginEvent(_ w: inout JSONWriter) {
