@@ -166,6 +166,10 @@ struct CommandLineOptionTests {
             (#"{"detector":{"hop":2.5}}"#, "detector.hop: expected a whole number, not 2.5"),
             (#"{"detector":{"minimumDwell":"long"}}"#, "detector.minimumDwell: expected a number, not long"),
             (#"{"detector":{"vehicleMinimumHorizontalRatio":-1}}"#, "detector.vehicleMinimumHorizontalRatio -1.0: use ≥ 0 (0 = off)"),
+            // A probability above 1 would never be reached: automotive silently never entered.
+            (#"{"detector":{"vehicleEnterProbability":1.5}}"#, "detector.vehicleEnterProbability 1.5: use 0…1"),
+            (#"{"detector":{"switchProbability":-0.5}}"#, "detector.switchProbability -0.5: use 0…1"),
+            (#"{"detector":{"mediumConfidenceMargin":0.6}}"#, "detector.mediumConfidenceMargin 0.6 is above highConfidenceMargin 0.5: use medium ≤ high"),
             (#"{"model":{"classes":["flying"],"mean":[],"scale":[],"weights":[]}}"#, "model.classes: unknown class 'flying'"),
             // More than 10 decisions a second (25 Hz / 10 → hop ≥ 3): the cost, not the meaning, grows.
             (#"{"detector":{"hop":1}}"#, "detector.hop 1 at internalRate 25.0 Hz is more than 10 decisions per second: use hop ≥ 3"),

@@ -257,6 +257,35 @@ struct ActivityDetectorTests {
         #expect(confidence(0.90, 0.05) == .high)
     }
 
+    /// Thresholds on a probability or a vote margin only mean something within 0…1: 1.5 would
+    /// never be reached (no trip would ever become automotive) and -0.5 always would. The
+    /// confidence levels are ordered: a medium margin above the high one leaves no medium.
+    @Test func probabilityThresholdsOutsideZeroToOneAreRefusedNamingTheSetting() {
+        let settings: [(String, WritableKeyPath<ActivityConfiguration, Double>)] = [
+            ("vehicleEnterProbability", \.vehicleEnterProbability), ("switchProbability", \.switchProbability),
+            ("mediumConfidenceMargin", \.mediumConfidenceMargin), ("highConfidenceMargin", \.highConfidenceMargin),
+        ]
+        for (name, key) in settings {
+            for bad in [-0.5, 1.5, Double.nan] {
+                var c = ActivityConfiguration()
+                c[keyPath: key] = bad
+                #expect(c.validationError()?.hasPrefix(name) == true, "\(name) = \(bad): \(c.validationError() ?? "accepted")")
+            }
+            for good in [0.0, 1.0] where !(name.hasSuffix("Margin")) {
+                var c = ActivityConfiguration()
+                c[keyPath: key] = good
+                #expect(c.validationError() == nil, "\(name) = \(good)")
+            }
+        }
+        var inverted = ActivityConfiguration()
+        inverted.mediumConfidenceMargin = 0.6
+        inverted.highConfidenceMargin = 0.4
+        #expect(inverted.validationError()?.hasPrefix("mediumConfidenceMargin 0.6 is above highConfidenceMargin 0.4") == true)
+        var equal = ActivityConfiguration()
+        equal.mediumConfidenceMargin = 0.5
+        #expect(equal.validationError() == nil, "medium = high: no medium level, but meaningful")
+    }
+
     @Test func clearWalkingIsReportedWithHighConfidence() {
         let detector = ActivityDetector()
         _ = Self.run([(.gait(cadence: 1.8, amplitude: 3.5), 40)], detector: detector)

@@ -32,7 +32,7 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var minimumDwell: Double = 5
     /// Decisions over which the automotive probability is averaged to enter `automotive`.
     public var vehicleVoteDecisions: Int = 20
-    /// Mean automotive probability over `vehicleVoteDecisions` needed to enter `automotive`.
+    /// Mean automotive probability over `vehicleVoteDecisions` needed to enter `automotive` (0…1).
     public var vehicleEnterProbability: Double = 0.6
     /// While automotive, how long a stationary candidate keeps the vehicle state (flags
     /// `automotive` + `stationary`, a stop at a light) before it becomes plain `stationary`, s.
@@ -158,6 +158,16 @@ public struct ActivityConfiguration: Sendable, Hashable {
         // reads the whole window: hop 1 at 4096 samples is ~100× the default's cost).
         if Double(hop) < internalRate / 10 {
             return "hop \(hop) at internalRate \(internalRate) Hz is more than 10 decisions per second: use hop ≥ \(Int((internalRate / 10).rounded(.up)))"
+        }
+        // Probabilities and vote margins: outside 0…1 a threshold is never or always met, so a
+        // class (automotive above all) would silently never be entered.
+        for (name, value) in [("vehicleEnterProbability", vehicleEnterProbability), ("switchProbability", switchProbability),
+                              ("mediumConfidenceMargin", mediumConfidenceMargin), ("highConfidenceMargin", highConfidenceMargin)]
+        where !(value >= 0 && value <= 1) {
+            return "\(name) \(value): use 0…1"
+        }
+        if mediumConfidenceMargin > highConfidenceMargin {
+            return "mediumConfidenceMargin \(mediumConfidenceMargin) is above highConfidenceMargin \(highConfidenceMargin): use medium ≤ high"
         }
         if voteDecisions < 1 || voteDecisions > 600 { return "voteDecisions \(voteDecisions): use 1–600" }
         if vehicleVoteDecisions < 1 || vehicleVoteDecisions > 600 { return "vehicleVoteDecisions \(vehicleVoteDecisions): use 1–600" }
