@@ -256,7 +256,7 @@ public final class AgentRunner: @unchecked Sendable {
         if c.debug.syntheticEventsPerMinute > 0 {
             let events = SyntheticEventSource(topic: topics.event("synthetic"), perMinute: c.debug.syntheticEventsPerMinute)
             synthetic = events
-            log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": events.run])
+            log.notice("debug: synthetic events enabled (test aid)", ["per_minute": "\(c.debug.syntheticEventsPerMinute)", "run": events.sequence.run])
         }
 
         let exitReason = mainLoop(duration: duration)

@@ -9,19 +9,21 @@ import Glibc
 /// (outbox → spool → QoS 1 → PUBACK) on `<prefix>/events/synthetic`, so fault-injection tests can
 /// prove that no event is lost before the real activity and pedometer events exist.
 ///
-/// Payload: `{"type":"synthetic","run":"<16 hex>","seq":N,"time_utc_us":…}` — `run` is random per
-/// agent start, `seq` counts from 0 per run; `(run, seq)` identifies an event for de-duplication.
+/// Payload: `{"seq":N,"run":"<16 hex>","type":"synthetic","time_utc_us":…}`, numbered by one
+/// `EventSequence` as every event topic: `run` is random per agent start (and per reload that
+/// replaces the source), `seq` counts from 0 per run; `(run, seq)` identifies an event for
+/// de-duplication.
 struct SyntheticEventSource {
     let topic: String
     let perMinute: Double
-    let run: String
+    let sequence = EventSequence()
+    /// Events enqueued so far.
     private(set) var emitted: UInt64 = 0
     private var nextNanos: UInt64
 
     init(topic: String, perMinute: Double, startNanos: UInt64 = MonotonicClock.nowNanos()) {
         self.topic = topic
         self.perMinute = perMinute
-        run = EventRun.newID()
         nextNanos = startNanos
     }
 
@@ -32,10 +34,8 @@ struct SyntheticEventSource {
         var n = 0
         while now >= nextNanos, n < 100 {
             var w = JSONWriter(capacity: 128)
-            w.beginObject()
+            sequence.beginEvent(&w)
             w.field("type", "synthetic" as StaticString)
-            w.field("run", run)
-            w.field("seq", emitted)
             w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
             w.endObject()
             outbox.enqueueEvent(topic: topic, payload: w.buffer)
