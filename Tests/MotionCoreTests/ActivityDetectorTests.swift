@@ -171,6 +171,27 @@ struct ActivityDetectorTests {
         #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
     }
 
+    /// Truth from vehicle dynamics: a cabin turns about the vertical and barely pitches or rolls, a
+    /// rowing or pedalling body rocks about a horizontal axis. The same vibration with the device
+    /// rocking ±0.3 rad/s at 0.4 Hz (±7°, rms 0.21: below the turning rule's 0.6) never starts a trip;
+    /// a cabin's weave of the same size about gravity does (`aDeviceSwingingFasterThanACabinTurnsIsNeverAutomotive`);
+    /// with the rule off, or without a gyroscope, the vibration alone decides; inside a trip the
+    /// rocking does not end it.
+    @Test func aDeviceRockingAboutAHorizontalAxisNeverStartsATrip() {
+        let rocking = SyntheticMotion.vehiclePitching(vibration: 0.9, rate: 0.3, frequency: 0.4)
+        let events = Self.run([(rocking, 120)], gyro: true)
+        #expect(!events.contains { $0.automotive }, "\(events.map(\.flagNames))")
+        let unseen = Self.run([(rocking, 120)], gyro: false)
+        #expect(unseen.last?.automotive == true, "\(unseen.map(\.flagNames))")
+        var off = ActivityConfiguration()
+        off.vehicleMinimumYawShare = 0
+        let ruleOff = Self.run([(rocking, 120)], gyro: true, detector: ActivityDetector(configuration: off))
+        #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
+        let inTrip = Self.run([(.vehicle(vibration: 0.9), 60), (rocking, 60)], gyro: true)
+        let trip = Array(inTrip.drop { !$0.automotive })
+        #expect(!trip.isEmpty && trip.allSatisfy { $0.automotive }, "\(inTrip.map(\.flagNames))")
+    }
+
     /// Truth from vehicle dynamics: a road or rail vehicle accelerates, brakes, corners and sways in
     /// the horizontal plane. A lift (0.8 m/s² rides, rail vibration along gravity) and a device on
     /// a machine shaking mostly vertically (horizontal rms 0.71 of vertical) is no vehicle setting

@@ -36,6 +36,10 @@ enum SyntheticMotion {
     /// `yawRate` rad/s plus `swing` · sin(2π · `swingFrequency` · t) rad/s (gravity stays put in the
     /// sensor frame: only the gyroscope sees it).
     case vehicleTurning(vibration: Double, yawRate: Double, swing: Double = 0, swingFrequency: Double = 0.5)
+    /// The same vibration and gentle manoeuvres, with the device rocking about a horizontal axis at
+    /// `rate` · sin(2π · `frequency` · t) rad/s: a rowing or pedalling body's pitch (gravity stays
+    /// put in the sensor frame: only the gyroscope sees it).
+    case vehiclePitching(vibration: Double, rate: Double, frequency: Double)
     /// A lift, or a device on a vibrating machine: broadband vibration (std `vibration` m/s²) along
     /// gravity and half of it along each horizontal axis (horizontal rms 0.71 of vertical), and every 20 s a ride: 0.8 m/s² up for 2 s, 6 s of
     /// travel, 0.8 m/s² down for 2 s, 10 s at a floor. Nothing moves it in the horizontal plane.
@@ -83,10 +87,13 @@ struct SyntheticRecording {
                 f += up * vertical + north * forward
                 f += Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * (0.08 * amplitude)
                 w = Vector3(0.8 * Glibc.sin(0.5 * phase), 0.3 * Glibc.sin(phase), 0.2 * Glibc.sin(0.5 * phase + 1))
-            case .vehicle(let vibration), .vehicleTurning(let vibration, _, _, _):
+            case .vehicle(let vibration), .vehicleTurning(let vibration, _, _, _), .vehiclePitching(let vibration, _, _):
                 vehiclePhase += dt
                 if case .vehicleTurning(_, let yawRate, let swing, let f) = motion {
                     w = up * (yawRate + swing * Glibc.sin(2 * .pi * f * vehiclePhase)) + (w ?? .zero)
+                }
+                if case .vehiclePitching(_, let rate, let f) = motion {
+                    w = east * (rate * Glibc.sin(2 * .pi * f * vehiclePhase)) + (w ?? .zero)
                 }
                 let longitudinal = 0.4 * Glibc.sin(2 * .pi * vehiclePhase / 17)
                 let lateral = 0.3 * Glibc.sin(2 * .pi * vehiclePhase / 11 + 1)

@@ -26,6 +26,7 @@ enum ActivityConfigFile {
         ("cyclingSeatedMinimumGyroRMS", \.cyclingSeatedMinimumGyroRMS), ("cyclingSeatedMaximumStd", \.cyclingSeatedMaximumStd),
         ("vehicleMaximumGyroRMS", \.vehicleMaximumGyroRMS),
         ("vehicleMinimumHorizontalRatio", \.vehicleMinimumHorizontalRatio),
+        ("vehicleMinimumYawShare", \.vehicleMinimumYawShare), ("vehicleYawShareMinimumRotation", \.vehicleYawShareMinimumRotation),
         ("lowRateModelBelow", \.lowRateModelBelow),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [

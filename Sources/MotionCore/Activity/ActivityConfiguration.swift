@@ -59,6 +59,21 @@ public struct ActivityConfiguration: Sendable, Hashable {
     /// "no more horizontal than vertical". Inside a trip the rule does not apply (a pothole or a
     /// rough stretch never ends it). 0 turns the rule off.
     public var vehicleMinimumHorizontalRatio: Double = 1
+    /// Vehicle rule (physical, hand-set; gyroscope only): a window that rotates (rms of the rotation
+    /// rate as measured, mean kept, at or above `vehicleYawShareMinimumRotation` rad/s) with less than
+    /// this share of its rotation about gravity (`ActivityFeatures.gyroYawShare`) carries no
+    /// `automotive` vote while the device is not already in a vehicle. A road vehicle's cabin turns
+    /// about the vertical (yaw, share 1) and a phone rattling in its mount rotates about every axis
+    /// alike (share 1/3); it does not pitch or roll for seconds on end. A body that rows, pedals or
+    /// bends at the hips pitches about a horizontal axis (share → 0). 0.15 is under half the share of
+    /// rotation with no preferred axis; the dev car's rotating windows have 0.16 / 0.34 (5th
+    /// percentile / median), dsa's rowers 0.05 / 0.10. Of {0.1, 0.15} (0.1: under a third of 1/3)
+    /// nested leave-one-subject-out cross-validation at 10 Hz chose 0.15 in 10 of 11 folds
+    /// (docs/activity.md, "Rocking is not a cabin"). Inside a trip the rule does not apply. 0 turns it off.
+    public var vehicleMinimumYawShare: Double = 0.15
+    /// The rotation below which `vehicleMinimumYawShare` does not apply, rad/s (≈ 6 °/s): the share
+    /// of a device at rest is gyroscope noise and bias, whose axis means nothing.
+    public var vehicleYawShareMinimumRotation: Double = 0.1
     /// Vote margins (best minus second mean probability) for medium and high confidence.
     public var mediumConfidenceMargin: Double = 0.25
     public var highConfidenceMargin: Double = 0.5
@@ -179,6 +194,12 @@ public struct ActivityConfiguration: Sendable, Hashable {
         }
         if !(vehicleMinimumHorizontalRatio >= 0 && vehicleMinimumHorizontalRatio.isFinite) {
             return "vehicleMinimumHorizontalRatio \(vehicleMinimumHorizontalRatio): use ≥ 0 (0 = off)"
+        }
+        if !(vehicleMinimumYawShare >= 0 && vehicleMinimumYawShare <= 1) {
+            return "vehicleMinimumYawShare \(vehicleMinimumYawShare): use 0…1 (0 = off)"
+        }
+        if !(vehicleYawShareMinimumRotation >= 0 && vehicleYawShareMinimumRotation.isFinite) {
+            return "vehicleYawShareMinimumRotation \(vehicleYawShareMinimumRotation) rad/s: use ≥ 0"
         }
         if !(lowRateModelBelow >= 0 && lowRateModelBelow.isFinite) {
             return "lowRateModelBelow \(lowRateModelBelow) Hz: use ≥ 0 (0 = never the low-rate model)"

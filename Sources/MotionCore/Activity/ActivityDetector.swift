@@ -139,10 +139,13 @@ public final class ActivityDetector {
         let c = configuration
         // Turning faster than a vehicle's cabin turns (gyroscope only).
         let turningLikeABody = c.vehicleMaximumGyroRMS > 0 && features.gyroscopeAvailable && features.gyroRMS >= c.vehicleMaximumGyroRMS
+        // Rotating about a horizontal axis: pitching or rolling, which a cabin does not do (gyroscope only).
+        let pitchingLikeABody = c.vehicleMinimumYawShare > 0 && features.gyroscopeAvailable
+            && features.gyroTotalRMS >= c.vehicleYawShareMinimumRotation && features.gyroYawShare < c.vehicleMinimumYawShare
         // Moving mostly along gravity: a lift, a vibrating surface (the features are logs).
         let alongGravity = c.vehicleMinimumHorizontalRatio > 0
             && features.logHorizontalRMS - features.logVerticalStd < c.vehicleMinimumHorizontalRatio.log
-        if turningLikeABody || alongGravity, stateMachine.current?.automotive != true {
+        if turningLikeABody || pitchingLikeABody || alongGravity, stateMachine.current?.automotive != true {
             // Not a vehicle setting off; inside a trip neither rule applies.
             p.exclude(.automotive)
         }

@@ -164,7 +164,7 @@ public final class ActivityFeatureExtractor {
         out.periodicity = p
         out.cadence = lag > 0 ? rate / Double(lag) : 0
 
-        if gyroRun >= n { gyroFeatures(&out) }
+        if gyroRun >= n { gyroFeatures(&out, gravityDirection: gn) }
         return out
     }
 
@@ -204,15 +204,22 @@ public final class ActivityFeatureExtractor {
         out.horizontalLowFraction = total > 1e-12 ? low / total : 0
     }
 
-    private func gyroFeatures(_ out: inout ActivityFeatures) {
+    private func gyroFeatures(_ out: inout ActivityFeatures, gravityDirection gn: Vector3) {
         let n = windowLength
         let dn = Double(n)
         var mean = Vector3.zero
+        var totalSquare = 0.0, yawSquare = 0.0
         for i in 0..<n {
             let s = slot(i)
-            mean += Vector3(wx[s], wy[s], wz[s])
+            let w = Vector3(wx[s], wy[s], wz[s])
+            mean += w
+            totalSquare += w.normSquared
+            let yaw = w.dot(gn)
+            yawSquare += yaw * yaw
         }
         mean = mean / dn
+        out.gyroTotalRMS = (totalSquare / dn).squareRoot()
+        out.gyroYawShare = totalSquare > 1e-12 ? Swift.min(1, yawSquare / totalSquare) : 0
         // Reuse the scratch arrays: mag/dyn/fft.real hold the three centred axes.
         let ax = mag, ay = dyn, az = fft.real
         var energy = 0.0

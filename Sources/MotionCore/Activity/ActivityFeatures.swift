@@ -71,6 +71,12 @@ public struct ActivityFeatures: Sendable, Hashable, BitwiseCopyable {
     public var gyroPeriodicity = 0.0
     /// Frequency of that peak, Hz.
     public var gyroCadence = 0.0
+    /// rms of the rotation rate as measured (mean kept: a steady turn counts), rad/s.
+    public var gyroTotalRMS = 0.0
+    /// Share of the rotation rate's mean square about the window's gravity direction (yaw), 0…1:
+    /// Σ (ω·ĝ)² / Σ |ω|². Rotation with no preferred axis gives 1/3, a pure turn 1, a pure
+    /// pitch or roll (rotation about a horizontal axis) 0; independent of how the device is held.
+    public var gyroYawShare = 0.0
 
     public init() {}
 
