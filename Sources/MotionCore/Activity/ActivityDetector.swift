@@ -146,7 +146,7 @@ public final class ActivityDetector {
         let alongGravity = c.vehicleMinimumHorizontalRatio > 0
             && features.logHorizontalRMS - features.logVerticalStd < c.vehicleMinimumHorizontalRatio.log
         if turningLikeABody || pitchingLikeABody || alongGravity, stateMachine.current?.automotive != true {
-            // Not a vehicle setting off; inside a trip neither rule applies.
+            // Not a vehicle setting off; inside a trip none of these rules applies.
             p.exclude(.automotive)
         }
         let moving = features.logStdMagnitude >= (configuration.minimumGaitStd + 0.001).log
