@@ -16,6 +16,14 @@ struct ActivityDetectorTests {
         return events
     }
 
+    /// The same, with a gyroscope, through a detector whose rule `rule` is set to 0 (off).
+    static func runWithRuleOff(_ rule: WritableKeyPath<ActivityConfiguration, Double>,
+                               _ segments: [(SyntheticMotion, Double)]) -> [MotionActivity] {
+        var off = ActivityConfiguration()
+        off[keyPath: rule] = 0
+        return run(segments, gyro: true, detector: ActivityDetector(configuration: off))
+    }
+
     @Test(arguments: [
         (SyntheticMotion.stationary(noise: 0.02), ActivityClass.stationary),
         (.gait(cadence: 1.8, amplitude: 3.5), .walking),
@@ -165,9 +173,7 @@ struct ActivityDetectorTests {
         // Without a gyroscope nothing says it turns: the vibration alone decides, as before.
         let unseen = Self.run([(swinging, 120)], gyro: false)
         #expect(unseen.last?.automotive == true, "\(unseen.map(\.flagNames))")
-        var off = ActivityConfiguration()
-        off.vehicleMaximumGyroRMS = 0
-        let ruleOff = Self.run([(swinging, 120)], gyro: true, detector: ActivityDetector(configuration: off))
+        let ruleOff = Self.runWithRuleOff(\.vehicleMaximumGyroRMS, [(swinging, 120)])
         #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
     }
 
@@ -183,9 +189,7 @@ struct ActivityDetectorTests {
         #expect(!events.contains { $0.automotive }, "\(events.map(\.flagNames))")
         let unseen = Self.run([(rocking, 120)], gyro: false)
         #expect(unseen.last?.automotive == true, "\(unseen.map(\.flagNames))")
-        var off = ActivityConfiguration()
-        off.vehicleMinimumYawShare = 0
-        let ruleOff = Self.run([(rocking, 120)], gyro: true, detector: ActivityDetector(configuration: off))
+        let ruleOff = Self.runWithRuleOff(\.vehicleMinimumYawShare, [(rocking, 120)])
         #expect(ruleOff.last?.automotive == true, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
         let inTrip = Self.run([(.vehicle(vibration: 0.9), 60), (rocking, 60)], gyro: true)
         let trip = Array(inTrip.drop { !$0.automotive })
@@ -201,9 +205,7 @@ struct ActivityDetectorTests {
         let vibration = 0.9
         let events = Self.run([(.lift(vibration: vibration), 180)], gyro: true)
         #expect(!events.contains { $0.automotive }, "\(events.map(\.flagNames))")
-        var off = ActivityConfiguration()
-        off.vehicleMinimumHorizontalRatio = 0
-        let ruleOff = Self.run([(.lift(vibration: vibration), 180)], gyro: true, detector: ActivityDetector(configuration: off))
+        let ruleOff = Self.runWithRuleOff(\.vehicleMinimumHorizontalRatio, [(.lift(vibration: vibration), 180)])
         #expect(ruleOff.contains { $0.automotive }, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
     }
 

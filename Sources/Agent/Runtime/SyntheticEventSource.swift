@@ -17,8 +17,6 @@ struct SyntheticEventSource {
     let topic: String
     let perMinute: Double
     let sequence = EventSequence()
-    /// Events enqueued so far.
-    private(set) var emitted: UInt64 = 0
     private var nextNanos: UInt64
 
     init(topic: String, perMinute: Double, startNanos: UInt64 = MonotonicClock.nowNanos()) {
@@ -39,7 +37,6 @@ struct SyntheticEventSource {
             w.field("time_utc_us", Int64(MonotonicClock.realtimeNanos() / 1000))
             w.endObject()
             outbox.enqueueEvent(topic: topic, payload: w.buffer)
-            emitted += 1
             nextNanos &+= period
             n += 1
         }
