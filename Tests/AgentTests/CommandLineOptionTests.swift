@@ -166,6 +166,7 @@ struct CommandLineOptionTests {
             (#"{"detector":{"hop":2.5}}"#, "detector.hop: expected a whole number, not 2.5"),
             (#"{"detector":{"minimumDwell":"long"}}"#, "detector.minimumDwell: expected a number, not long"),
             (#"{"detector":{"vehicleMinimumHorizontalRatio":-1}}"#, "detector.vehicleMinimumHorizontalRatio -1.0: use ≥ 0 (0 = off)"),
+            (#"{"detector":{"runningMinimumStrideRate":-1}}"#, "detector.runningMinimumStrideRate -1.0 Hz: use ≥ 0 (0 = off)"),
             // A probability above 1 would never be reached: automotive silently never entered.
             (#"{"detector":{"vehicleEnterProbability":1.5}}"#, "detector.vehicleEnterProbability 1.5: use 0…1"),
             (#"{"detector":{"switchProbability":-0.5}}"#, "detector.switchProbability -0.5: use 0…1"),

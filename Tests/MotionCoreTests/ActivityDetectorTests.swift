@@ -196,6 +196,24 @@ struct ActivityDetectorTests {
         #expect(!trip.isEmpty && trip.allSatisfy { $0.automotive }, "\(inTrip.map(\.flagNames))")
     }
 
+    /// Truth from gait physiology: a stride is two steps, and the body turns once per stride
+    /// wherever the device sits; people run at ≥ ~150 steps/min (stride ≥ 1.15 Hz) and walk
+    /// below ~125. Steps landing harder than the running case above (bounce 16 m/s²) at
+    /// 1.8 steps/s, with the rotation periodic at the 0.9 Hz stride, are a hard walk — a knee unit
+    /// on a brisk walk. Without a gyroscope, or with the rule off, the bounce alone decides and
+    /// says running (why the rule exists); a real run's 1.4 Hz stride stays running.
+    @Test func aRotationAtAWalkingStrideRateIsNeverRunning() {
+        let hardWalk = SyntheticMotion.gait(cadence: 1.8, amplitude: 16)
+        let events = Self.run([(hardWalk, 120)], gyro: true)
+        #expect(events.last?.primary == .walking && !events.contains { $0.running }, "\(events.map(\.flagNames))")
+        let unseen = Self.run([(hardWalk, 120)], gyro: false)
+        #expect(unseen.last?.primary == .running, "\(unseen.map(\.flagNames))")
+        let ruleOff = Self.runWithRuleOff(\.runningMinimumStrideRate, [(hardWalk, 120)])
+        #expect(ruleOff.last?.primary == .running, "0 turns the rule off: \(ruleOff.map(\.flagNames))")
+        let run = Self.run([(.gait(cadence: 2.8, amplitude: 12), 120)], gyro: true)
+        #expect(run.last?.primary == .running, "\(run.map(\.flagNames))")
+    }
+
     /// Truth from vehicle dynamics: a road or rail vehicle accelerates, brakes, corners and sways in
     /// the horizontal plane. A lift (0.8 m/s² rides, rail vibration along gravity) and a device on
     /// a machine shaking mostly vertically (horizontal rms 0.71 of vertical) is no vehicle setting

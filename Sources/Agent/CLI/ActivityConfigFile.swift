@@ -27,7 +27,7 @@ enum ActivityConfigFile {
         ("vehicleMaximumGyroRMS", \.vehicleMaximumGyroRMS),
         ("vehicleMinimumHorizontalRatio", \.vehicleMinimumHorizontalRatio),
         ("vehicleMinimumYawShare", \.vehicleMinimumYawShare), ("vehicleYawShareMinimumRotation", \.vehicleYawShareMinimumRotation),
-        ("lowRateModelBelow", \.lowRateModelBelow),
+        ("lowRateModelBelow", \.lowRateModelBelow), ("runningMinimumStrideRate", \.runningMinimumStrideRate),
     ]
     nonisolated(unsafe) static let detectorIntegerFields: [(String, WritableKeyPath<ActivityConfiguration, Int>)] = [
         ("windowLength", \.windowLength), ("hop", \.hop), ("voteDecisions", \.voteDecisions),

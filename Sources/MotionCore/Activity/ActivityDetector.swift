@@ -163,7 +163,11 @@ public final class ActivityDetector {
             p.running = 0
             p.unknown = 0
         }
-        if isRunningCadence(features) {
+        if isWalkingStride(features) {
+            // A limb or torso turning at a walking stride rate: not running, however hard the steps land.
+            p.walking += p.running
+            p.running = 0
+        } else if isRunningCadence(features) {
             p.running += p.walking
             p.walking = 0
         }
@@ -219,6 +223,13 @@ public final class ActivityDetector {
             && f.gyroPeriodicity >= c.cyclingSeatedGyroPeriodicity && f.gyroCadence > 0
             && c.cyclingCadenceRange.contains(f.gyroCadence)
             && f.logStdMagnitude < (c.cyclingSeatedMaximumStd + 0.001).log
+    }
+
+    /// A rotation rate periodic at a stride rate below running's (`runningMinimumStrideRate`).
+    private func isWalkingStride(_ f: ActivityFeatures) -> Bool {
+        let c = configuration
+        return c.runningMinimumStrideRate > 0 && f.gyroscopeAvailable && f.gyroPeriodicity >= c.gaitPeriodicity
+            && f.gyroCadence > 0 && f.gyroCadence < c.runningMinimumStrideRate
     }
 
     /// A periodic gait whose step rate only running reaches.
