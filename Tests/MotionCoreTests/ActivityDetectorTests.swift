@@ -200,8 +200,9 @@ struct ActivityDetectorTests {
     /// wherever the device sits; people run at ≥ ~150 steps/min (stride ≥ 1.15 Hz) and walk
     /// below ~125. Steps landing harder than the running case above (bounce 16 m/s²) at
     /// 1.8 steps/s, with the rotation periodic at the 0.9 Hz stride, are a hard walk — a knee unit
-    /// on a brisk walk. Without a gyroscope, or with the rule off, the bounce alone decides and
-    /// says running (why the rule exists); a real run's 1.4 Hz stride stays running.
+    /// on a brisk walk. Without a gyroscope (|f| then gives the period, and it repeats at the
+    /// 1.8/s step, as fast as a slow run's stride), or with the rule off, the bounce alone decides
+    /// and says running (why the rule exists); a real run's 1.4 Hz stride stays running.
     @Test func aRotationAtAWalkingStrideRateIsNeverRunning() {
         let hardWalk = SyntheticMotion.gait(cadence: 1.8, amplitude: 16)
         let events = Self.run([(hardWalk, 120)], gyro: true)

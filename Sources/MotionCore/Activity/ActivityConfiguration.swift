@@ -134,14 +134,16 @@ public struct ActivityConfiguration: Sendable, Hashable {
     public var runningCadence: Double = 2.4
     public var gaitPeriodicity: Double = 0.6
     public var runningMinimumStd: Double = 2.0
-    /// Stride rule (hand-set, physical; gyroscope only): a window whose rotation rate is periodic
-    /// (autocorrelation ≥ `gaitPeriodicity`) at a stride rate below this (Hz; one stride = two
-    /// steps) is not running: its running share goes to walking. A limb or torso turns once per
-    /// stride wherever the device is worn, so unlike the step cadence of |f| (a knee unit sees its
-    /// own heel strike once a stride) this rate does not depend on the placement. 1.05 Hz is
-    /// 126 steps/min: running cadence is ~150–180 steps/min (≥ 2.3 steps/s, stride ≥ 1.15 Hz) and
-    /// walking ~90–125. On dsa (p1–p4, chest and knee, windows with gyro periodicity ≥ 0.6) the
-    /// walking strides lie at 0.61–0.96 Hz and the running strides at 1.19–1.39 Hz. 0 turns it off.
+    /// Stride rule (hand-set, physical): a gait that repeats more slowly than this (Hz) is not
+    /// running: its running share goes to walking. 1.05 Hz is a stride (two steps) at 126
+    /// steps/min: running cadence is ~150–180 steps/min (≥ 2.3 steps/s, stride ≥ 1.15 Hz) and
+    /// walking ~90–125. The period is the rotation rate's when it is periodic (autocorrelation ≥
+    /// `gaitPeriodicity`): a limb or torso turns once per stride wherever the device is worn. Else
+    /// it is that of |f| (periodic ≥ `gaitPeriodicity`), which repeats once a step (trunk, hand) or
+    /// once a stride (a pocket or knee unit feels its own heel strike): a run's step (≥ 2.3/s) and
+    /// its stride (≥ 1.15 Hz) are both faster than the threshold, a walk's stride is slower. On
+    /// dsa (p1–p4, chest and knee, windows with gyro periodicity ≥ 0.6) the walking strides lie at
+    /// 0.61–0.96 Hz and the running strides at 1.19–1.39 Hz. 0 turns it off.
     public var runningMinimumStrideRate: Double = 1.05
 
     /// Input guard: below this source rate (Hz, measured over each decision hop) the detector

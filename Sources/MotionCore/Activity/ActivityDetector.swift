@@ -164,7 +164,7 @@ public final class ActivityDetector {
             p.unknown = 0
         }
         if isWalkingStride(features) {
-            // A limb or torso turning at a walking stride rate: not running, however hard the steps land.
+            // Repeating at a walking stride rate: not running, however hard the steps land.
             p.walking += p.running
             p.running = 0
         } else if isRunningCadence(features) {
@@ -225,11 +225,16 @@ public final class ActivityDetector {
             && f.logStdMagnitude < (c.cyclingSeatedMaximumStd + 0.001).log
     }
 
-    /// A rotation rate periodic at a stride rate below running's (`runningMinimumStrideRate`).
+    /// A gait repeating more slowly than any run (`runningMinimumStrideRate`): the rotation rate's
+    /// period when it is periodic (once a stride wherever the device sits), else that of |f|, which
+    /// repeats once a step or once a stride — both slower than running's below the threshold.
     private func isWalkingStride(_ f: ActivityFeatures) -> Bool {
         let c = configuration
-        return c.runningMinimumStrideRate > 0 && f.gyroscopeAvailable && f.gyroPeriodicity >= c.gaitPeriodicity
-            && f.gyroCadence > 0 && f.gyroCadence < c.runningMinimumStrideRate
+        guard c.runningMinimumStrideRate > 0 else { return false }
+        if f.gyroscopeAvailable && f.gyroPeriodicity >= c.gaitPeriodicity && f.gyroCadence > 0 {
+            return f.gyroCadence < c.runningMinimumStrideRate
+        }
+        return f.periodicity >= c.gaitPeriodicity && f.cadence > 0 && f.cadence < c.runningMinimumStrideRate
     }
 
     /// A periodic gait whose step rate only running reaches.
